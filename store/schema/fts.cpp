@@ -1,0 +1,93 @@
+#include "store/schema/fts.h"
+
+#include <fmt/format.h>
+
+#include "store/schema/names.h"
+
+namespace quarry::schema {
+namespace {
+
+std::string ColumnList(const std::vector<const ontology::Property*>& properties,
+                       std::string_view prefix) {
+  std::string list;
+  for (const ontology::Property* property : properties) {
+    list += fmt::format(", {}{}", prefix, Quote(property->name));
+  }
+  return list;
+}
+
+std::string ValueExpression(const Names& names, const ontology::Property& property) {
+  const PropertyStorage storage = names.StorageOf(property);
+  if (storage.multi_valued) {
+    return fmt::format("(SELECT group_concat(V.{}, ' ') FROM {} AS V WHERE V.ID = R.ID)",
+                       Quote(storage.column), Quote(storage.table));
+  }
+  return fmt::format("(SELECT V.{} FROM {} AS V WHERE V.ID = R.ID)", Quote(storage.column),
+                     Quote(storage.table));
+}
+
+}  // namespace
+
+std::vector<const ontology::Property*> FulltextProperties(const ontology::Ontology& ontology) {
+  std::vector<const ontology::Property*> properties;
+  for (const ontology::Property& property : ontology.properties()) {
+    if (property.fulltext) properties.push_back(&property);
+  }
+  return properties;
+}
+
+std::vector<std::string> CreateFtsSql(const ontology::Ontology& ontology) {
+  const auto properties = FulltextProperties(ontology);
+  if (properties.empty()) return {};
+  const Names names(ontology);
+  std::string select = "R.ID AS ID";
+  std::string any_value = "coalesce(NULL";
+  for (const ontology::Property* property : properties) {
+    const std::string value = ValueExpression(names, *property);
+    select += fmt::format(", {} AS {}", value, Quote(property->name));
+    any_value += ", " + value;
+  }
+  any_value += ")";
+  std::string columns;
+  for (const ontology::Property* property : properties) {
+    if (!columns.empty()) columns += ", ";
+    columns += Quote(property->name);
+  }
+  return {
+      fmt::format("CREATE VIEW {} AS SELECT {} FROM {} AS R WHERE {} IS NOT NULL", kFtsView,
+                  select, Quote(ontology.Compact(ontology::iri::kRdfsResource)), any_value),
+      fmt::format("CREATE VIRTUAL TABLE {} USING fts5({}, content={}, content_rowid='ID', "
+                  "tokenize='unicode61 remove_diacritics 2')",
+                  kFtsTable, columns, QuoteLiteral(kFtsView)),
+  };
+}
+
+std::vector<std::string> DropFtsSql() {
+  return {fmt::format("DROP TABLE IF EXISTS {}", kFtsTable),
+          fmt::format("DROP VIEW IF EXISTS {}", kFtsView)};
+}
+
+std::vector<std::string> RebuildFtsSql(const ontology::Ontology& ontology) {
+  std::vector<std::string> statements = DropFtsSql();
+  const std::vector<std::string> create = CreateFtsSql(ontology);
+  if (create.empty()) return statements;
+  statements.insert(statements.end(), create.begin(), create.end());
+  statements.push_back(fmt::format("INSERT INTO {0}({0}) VALUES ('rebuild')", kFtsTable));
+  return statements;
+}
+
+std::string FtsDeleteRowSql(const ontology::Ontology& ontology) {
+  const auto properties = FulltextProperties(ontology);
+  if (properties.empty()) return {};
+  return fmt::format("INSERT INTO {0}({0}, rowid{1}) SELECT 'delete', ID{2} FROM {3} WHERE ID = ?1",
+                     kFtsTable, ColumnList(properties, ""), ColumnList(properties, ""), kFtsView);
+}
+
+std::string FtsInsertRowSql(const ontology::Ontology& ontology) {
+  const auto properties = FulltextProperties(ontology);
+  if (properties.empty()) return {};
+  return fmt::format("INSERT INTO {0}(rowid{1}) SELECT ID{1} FROM {2} WHERE ID = ?1", kFtsTable,
+                     ColumnList(properties, ""), kFtsView);
+}
+
+}  // namespace quarry::schema
