@@ -18,6 +18,7 @@
 namespace quarry::ontology {
 
 // Where a definition came from, for error messages ("nie.ontology:12:3").
+// `line` and `column` are 1-based; `column` counts characters (UTF-8 code points), not bytes.
 struct SourceLocation {
   std::string file;
   int line = 0;
@@ -38,10 +39,16 @@ enum class ValueType {
 };
 std::string_view ValueTypeName(ValueType type);
 
+// The value type of a literal datatype IRI (xsd:string, xsd:int, rdfs:Literal, ...); nullopt
+// when the IRI is not a datatype we store. A datatype wins over a class of the same IRI.
+std::optional<ValueType> DatatypeValueType(std::string_view datatype_iri);
+
 struct Class {
   std::string iri;         // full IRI
   std::string name;        // prefixed name, e.g. "nmm:MusicPiece"; also the SQL table name
-  std::vector<std::string> super_classes;  // direct rdfs:subClassOf IRIs
+  // Direct rdfs:subClassOf IRIs as written; the implied rdfs:Resource shows only in
+  // Ontology::SuperClassesOf().
+  std::vector<std::string> super_classes;
   std::vector<std::string> domain_indexes; // nrl:domainIndex property IRIs
   bool notify = false;                     // nrl:notify: emits GraphUpdated
   std::string comment;
@@ -68,7 +75,8 @@ struct Property {
 class Ontology {
  public:
   // Adds definitions; Build() then checks references and computes closures.
-  // Returned errors name the definition's file:line:column.
+  // Returned errors (Errc::kOntology) start with the definition's "file:line:column: ".
+  // Build() derives `name` (from the prefixes) and `type` (from the range) itself.
   struct Draft {
     std::map<std::string, std::string> prefixes;  // prefix -> namespace IRI
     std::vector<Class> classes;
@@ -87,8 +95,11 @@ class Ontology {
   const Property* FindPropertyByName(std::string_view name) const;
 
   // Reflexive, transitive rdfs:subClassOf closure of a class (IRIs, the class first).
+  // Every class comes before its super classes, so rdfs:Resource (implied for every class when
+  // the ontology defines it) is last. Empty for an unknown IRI.
   const std::vector<std::string>& SuperClassesOf(std::string_view class_iri) const;
-  // Every class that has `class_iri` among its super classes (reflexive).
+  // Every class that has `class_iri` among its super classes (reflexive): the class first,
+  // then the others in definition order. Empty for an unknown IRI.
   const std::vector<std::string>& SubClassesOf(std::string_view class_iri) const;
   bool IsSubClassOf(std::string_view sub_iri, std::string_view super_iri) const;
 
@@ -101,6 +112,8 @@ class Ontology {
   std::optional<std::string> Expand(std::string_view prefixed) const;
 
  private:
+  friend class OntologyBuilder;  // Build()'s steps, in ontology_build.cpp
+
   std::map<std::string, std::string> prefixes_;
   std::vector<Class> classes_;
   std::vector<Property> properties_;
