@@ -1,0 +1,142 @@
+#include "store/engine/cursor.h"
+
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include "store/common/datetime.h"
+
+namespace quarry::engine {
+namespace {
+
+using ontology::ValueType;
+using sparql::ColumnKind;
+
+ValueKind KindOfType(ValueType type) {
+  switch (type) {
+    case ValueType::kResource: return ValueKind::kIri;
+    case ValueType::kString:
+    case ValueType::kDate: return ValueKind::kString;
+    case ValueType::kLangString: return ValueKind::kLangString;
+    case ValueType::kInteger: return ValueKind::kInteger;
+    case ValueType::kBoolean: return ValueKind::kBoolean;
+    case ValueType::kDouble: return ValueKind::kDouble;
+    case ValueType::kDateTime: return ValueKind::kDateTime;
+  }
+  return ValueKind::kString;
+}
+
+std::string Xsd(std::string_view local) { return std::string(ontology::iri::kXsd) + std::string(local); }
+
+}  // namespace
+
+std::string_view ValueKindName(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::kUnbound: return "unbound";
+    case ValueKind::kIri: return "iri";
+    case ValueKind::kString: return "string";
+    case ValueKind::kInteger: return "integer";
+    case ValueKind::kDouble: return "double";
+    case ValueKind::kDateTime: return "datetime";
+    case ValueKind::kBlankNode: return "blank";
+    case ValueKind::kBoolean: return "boolean";
+    case ValueKind::kLangString: return "langstring";
+  }
+  return "unknown";
+}
+
+Cursor::Cursor(Statement statement, std::vector<sparql::OutputColumn> columns)
+    : statement_(std::move(statement)), columns_(std::move(columns)), scratch_(columns_.size()) {}
+
+Result<bool> Cursor::Next() { return statement_.Step(); }
+
+bool Cursor::IsBound(int column) const {
+  return statement_.ColumnType(column) != SQLITE_NULL;
+}
+
+ValueKind Cursor::Kind(int column) const {
+  const int sql_type = statement_.ColumnType(column);
+  if (sql_type == SQLITE_NULL) return ValueKind::kUnbound;
+  const sparql::OutputColumn& output = columns_[column];
+  if (sql_type == SQLITE_BLOB) return ValueKind::kLangString;
+  switch (output.kind) {
+    case ColumnKind::kResource: {
+      const std::string_view text = statement_.ColumnText(column);
+      return text.substr(0, 2) == "_:" ? ValueKind::kBlankNode : ValueKind::kIri;
+    }
+    case ColumnKind::kLiteral:
+      return KindOfType(output.type);
+    case ColumnKind::kResourceId:
+      return ValueKind::kInteger;
+    case ColumnKind::kDynamic:
+      break;
+  }
+  switch (sql_type) {
+    case SQLITE_INTEGER: return ValueKind::kInteger;
+    case SQLITE_FLOAT: return ValueKind::kDouble;
+    default: return ValueKind::kString;
+  }
+}
+
+std::string_view Cursor::GetString(int column) {
+  const ValueKind kind = Kind(column);
+  std::string& scratch = scratch_[column];
+  switch (kind) {
+    case ValueKind::kUnbound:
+      return {};
+    case ValueKind::kLangString: {
+      const std::string_view bytes = statement_.ColumnText(column);
+      const size_t nul = bytes.rfind('\0');
+      return nul == std::string_view::npos ? bytes : bytes.substr(0, nul);
+    }
+    case ValueKind::kDateTime:
+      scratch = DecodeDateTime(statement_.ColumnText(column));
+      return scratch;
+    case ValueKind::kBoolean:
+      return GetInteger(column) ? "true" : "false";
+    case ValueKind::kInteger:
+      if (statement_.ColumnType(column) != SQLITE_INTEGER) break;
+      scratch = std::to_string(statement_.ColumnInt64(column));
+      return scratch;
+    case ValueKind::kDouble:
+      if (statement_.ColumnType(column) != SQLITE_FLOAT && statement_.ColumnType(column) != SQLITE_INTEGER) break;
+      scratch = fmt::format("{}", statement_.ColumnDouble(column));
+      return scratch;
+    default:
+      break;
+  }
+  return statement_.ColumnText(column);
+}
+
+std::string_view Cursor::GetLanguage(int column) {
+  if (statement_.ColumnType(column) != SQLITE_BLOB) return {};
+  const std::string_view bytes = statement_.ColumnText(column);
+  const size_t nul = bytes.rfind('\0');
+  return nul == std::string_view::npos ? std::string_view() : bytes.substr(nul + 1);
+}
+
+int64_t Cursor::GetInteger(int column) const { return statement_.ColumnInt64(column); }
+double Cursor::GetDouble(int column) const { return statement_.ColumnDouble(column); }
+
+std::optional<schema::RdfTerm> Cursor::GetTerm(int column) {
+  const ValueKind kind = Kind(column);
+  const std::string value(GetString(column));
+  switch (kind) {
+    case ValueKind::kUnbound: return std::nullopt;
+    case ValueKind::kIri: return schema::RdfTerm::Iri(value);
+    case ValueKind::kBlankNode: return schema::RdfTerm::Blank(value.substr(2));
+    case ValueKind::kLangString:
+      return schema::RdfTerm::Literal(value, {}, std::string(GetLanguage(column)));
+    case ValueKind::kInteger: return schema::RdfTerm::Literal(value, Xsd("integer"));
+    case ValueKind::kDouble: return schema::RdfTerm::Literal(value, Xsd("double"));
+    case ValueKind::kBoolean: return schema::RdfTerm::Literal(value, Xsd("boolean"));
+    case ValueKind::kDateTime: return schema::RdfTerm::Literal(value, Xsd("dateTime"));
+    case ValueKind::kString:
+      if (columns_[column].kind == ColumnKind::kLiteral && columns_[column].type == ValueType::kDate) {
+        return schema::RdfTerm::Literal(value, Xsd("date"));
+      }
+      return schema::RdfTerm::Literal(value);
+  }
+  return std::nullopt;
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,25 @@
+// Running compiled SQL: binding constants and `~name` parameters, and reading solution rows.
+// Thread-safety: as the Database.
+#pragma once
+
+#include <vector>
+
+#include "store/common/result.h"
+#include "store/engine/cursor.h"
+#include "store/engine/sqlite/database.h"
+#include "store/sparql/sql_query.h"
+
+namespace quarry::engine {
+
+// Prepares `query` and binds its constants and parameters.
+Result<Statement> PrepareQuery(Database& db, const sparql::SqlQuery& query,
+                               const QueryParameters& parameters);
+
+// All rows of a solution query, materialized (an update reads before it writes).
+struct Solutions {
+  std::vector<sparql::OutputColumn> columns;
+  std::vector<std::vector<schema::SqlValue>> rows;
+};
+Result<Solutions> ReadSolutions(Database& db, const sparql::SqlQuery& query);
+
+}  // namespace quarry::engine

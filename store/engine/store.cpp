@@ -1,0 +1,145 @@
+#include "store/engine/store.h"
+
+#include <fmt/format.h>
+
+#include <system_error>
+
+#include "store/engine/migrate.h"
+#include "store/engine/query_executor.h"
+#include "store/engine/sql_functions.h"
+#include "store/engine/sqlite/transaction.h"
+#include "store/engine/triple_writer.h"
+#include "store/engine/update_executor.h"
+#include "store/sparql/parser.h"
+#include "store/sparql/translate/translator.h"
+
+namespace quarry::engine {
+namespace {
+
+constexpr std::string_view kDatabaseFile = "meta.db";
+
+sparql::ParseOptions ParseOptionsFor(const ontology::Ontology& ontology) {
+  sparql::ParseOptions options;
+  options.prefixes = ontology.prefixes();
+  // Prefixes every Tracker query may use, whatever the ontology declares.
+  options.prefixes.emplace("rdf", std::string(ontology::iri::kRdf));
+  options.prefixes.emplace("rdfs", std::string(ontology::iri::kRdfs));
+  options.prefixes.emplace("xsd", std::string(ontology::iri::kXsd));
+  options.prefixes.emplace("nrl", std::string(ontology::iri::kNrl));
+  options.prefixes.emplace("tracker", std::string(ontology::iri::kTracker));
+  options.prefixes.emplace("fts", "http://tracker.api.gnome.org/ontology/v3/fts#");
+  return options;
+}
+
+}  // namespace
+
+std::filesystem::path DefaultOntologyDir() {
+  if (const char* overridden = std::getenv("QUARRY_ONTOLOGY_DIR"); overridden && *overridden) {
+    return overridden;
+  }
+  std::error_code error;
+  const std::filesystem::path installed = QUARRY_INSTALL_ONTOLOGY_DIR;
+  if (std::filesystem::is_directory(installed, error)) return installed;
+  return QUARRY_SOURCE_ONTOLOGY_DIR;
+}
+
+Store::Store(Database db, std::optional<LockFile> lock, std::filesystem::path database_file)
+    : db_(std::move(db)), lock_(std::move(lock)), database_file_(std::move(database_file)) {}
+
+Store::~Store() = default;
+
+Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
+  std::error_code error;
+  if (!options.read_only) std::filesystem::create_directories(options.directory, error);
+  if (error) {
+    return Error(Errc::kIo, fmt::format("cannot create database folder {}: {}",
+                                        options.directory.string(), error.message()));
+  }
+  std::optional<LockFile> lock;
+  if (!options.read_only) {
+    QUARRY_ASSIGN_OR_RETURN(lock, LockFile::TryAcquire(options.directory));
+  }
+  const std::filesystem::path file = options.directory / kDatabaseFile;
+  const OpenMode mode = lock ? OpenMode::kReadWrite : OpenMode::kReadOnly;
+  auto db = Database::Open(file, mode);
+  if (!db) return std::move(db).error().WithContext(file.string());
+  std::unique_ptr<Store> store(new Store(std::move(*db), std::move(lock), file));
+  QUARRY_TRY(RegisterSqlFunctions(store->db_.handle()));
+  auto loaded = store->LoadOrCreateSchema(options);
+  if (!loaded) return std::move(loaded).error().WithContext(options.directory.string());
+  return store;
+}
+
+Result<void> Store::LoadOrCreateSchema(const StoreOptions& options) {
+  const std::filesystem::path ontology_dir =
+      options.ontology_dir.empty() ? DefaultOntologyDir() : options.ontology_dir;
+  QUARRY_ASSIGN_OR_RETURN(std::vector<ontology::OntologyFile> files,
+                          ontology::ReadOntologyDir(ontology_dir));
+  QUARRY_ASSIGN_OR_RETURN(SchemaState state, EnsureSchema(db_, files, writable()));
+  ontology_ = std::move(state.ontology);
+  migration_summary_ = std::move(state.changes);
+  writer_ = std::make_unique<TripleWriter>(db_, *ontology_);
+  executor_ = std::make_unique<UpdateExecutor>(db_, *ontology_, *writer_);
+  return Ok();
+}
+
+Result<void> Store::Update(std::string_view sparql) {
+  const std::string request(sparql);
+  return UpdateBatch(std::span<const std::string>(&request, 1));
+}
+
+Result<void> Store::UpdateBatch(std::span<const std::string> requests) {
+  if (!writable()) {
+    return Error(Errc::kIo, fmt::format("{} is open read-only: another process holds its lock "
+                                        "(send updates through it)",
+                                        database_file_.string()));
+  }
+  std::vector<sparql::Update> parsed;
+  parsed.reserve(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i) {
+    auto update = sparql::ParseUpdate(requests[i], ParseOptionsFor(*ontology_));
+    if (!update) {
+      if (requests.size() == 1) return std::move(update).error();
+      return std::move(update).error().WithContext(fmt::format("update {}", i + 1));
+    }
+    parsed.push_back(std::move(*update));
+  }
+  QUARRY_ASSIGN_OR_RETURN(Transaction transaction, Transaction::Begin(db_, TransactionMode::kImmediate));
+  for (size_t i = 0; i < parsed.size(); ++i) {
+    auto done = executor_->Execute(parsed[i]);
+    if (!done) {
+      writer_->Abandon();
+      if (parsed.size() == 1) return done;
+      return std::move(done).error().WithContext(fmt::format("update {}", i + 1));
+    }
+  }
+  auto finished = writer_->Finish();
+  if (finished) finished = transaction.Commit();
+  if (!finished) writer_->Abandon();
+  return finished;
+}
+
+Result<Cursor> Store::Query(std::string_view sparql, const QueryParameters& parameters) {
+  QUARRY_ASSIGN_OR_RETURN(sparql::Query query, sparql::ParseQuery(sparql, ParseOptionsFor(*ontology_)));
+  QUARRY_ASSIGN_OR_RETURN(sparql::SqlQuery compiled, sparql::TranslateQuery(query, *ontology_));
+  QUARRY_ASSIGN_OR_RETURN(Statement statement, PrepareQuery(db_, compiled, parameters));
+  return Cursor(std::move(statement), std::move(compiled.columns));
+}
+
+Result<std::string> Store::Explain(std::string_view sparql) {
+  QUARRY_ASSIGN_OR_RETURN(sparql::Query query, sparql::ParseQuery(sparql, ParseOptionsFor(*ontology_)));
+  QUARRY_ASSIGN_OR_RETURN(sparql::SqlQuery compiled, sparql::TranslateQuery(query, *ontology_));
+  std::string text = "SQL:\n  " + compiled.sql + "\nPlan:\n";
+  sparql::SqlQuery plan_query = compiled;
+  plan_query.parameters.clear();  // unbound parameters are NULL: SQLite still plans the query
+  plan_query.sql = "EXPLAIN QUERY PLAN " + compiled.sql;
+  QUARRY_ASSIGN_OR_RETURN(Statement plan, PrepareQuery(db_, plan_query, {}));
+  for (;;) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, plan.Step());
+    if (!has_row) break;
+    text += fmt::format("  {}\n", plan.ColumnText(3));
+  }
+  return text;
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,78 @@
+// Store: one database directory opened embedded — schema creation and migration, SPARQL updates
+// and queries. The daemon (issue 4) wraps one Store; `quarry --database DIR` opens one directly.
+//
+// A Store that holds the directory's lock file is the one writer; without the lock (another
+// process writes) it opens read-only and refuses updates with a clear error.
+// Thread-safety: one thread at a time (the daemon gives the writer its own Store and readers
+// their own read-only connections).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/common/result.h"
+#include "store/engine/cursor.h"
+#include "store/engine/sqlite/database.h"
+#include "store/engine/sqlite/lock_file.h"
+#include "store/ontology/ontology.h"
+
+namespace quarry::engine {
+
+class TripleWriter;
+class UpdateExecutor;
+
+struct StoreOptions {
+  std::filesystem::path directory;  // holds meta.db and the lock file; created when missing
+  // Ontology files; empty = the project's ontology/ (installed beside the binaries).
+  std::filesystem::path ontology_dir;
+  bool read_only = false;  // never write, even when the lock is free
+};
+
+// The ontology files used when none are named.
+std::filesystem::path DefaultOntologyDir();
+
+class Store {
+ public:
+  static Result<std::unique_ptr<Store>> Open(const StoreOptions& options);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  const ontology::Ontology& ontology() const { return *ontology_; }
+  std::shared_ptr<const ontology::Ontology> shared_ontology() const { return ontology_; }
+  bool writable() const { return lock_.has_value(); }
+  const std::filesystem::path& database_file() const { return database_file_; }
+  // What the last Open() migrated, one line per change (empty when nothing changed).
+  const std::vector<std::string>& migration_summary() const { return migration_summary_; }
+
+  // Runs one SPARQL Update request (several operations separated by ';') in one transaction.
+  Result<void> Update(std::string_view sparql);
+  // Runs many requests in one transaction; the first failure rolls back all of them and names
+  // the request ("update 3: ...").
+  Result<void> UpdateBatch(std::span<const std::string> requests);
+  // Compiles and runs a SPARQL query; the cursor borrows this Store.
+  Result<Cursor> Query(std::string_view sparql, const QueryParameters& parameters = {});
+  // The SQL a query compiles to, and SQLite's plan for it.
+  Result<std::string> Explain(std::string_view sparql);
+
+  Database& database() { return db_; }
+
+ private:
+  Store(Database db, std::optional<LockFile> lock, std::filesystem::path database_file);
+  Result<void> LoadOrCreateSchema(const StoreOptions& options);
+
+  Database db_;
+  std::optional<LockFile> lock_;
+  std::filesystem::path database_file_;
+  std::shared_ptr<const ontology::Ontology> ontology_;
+  std::vector<std::string> migration_summary_;
+  std::unique_ptr<TripleWriter> writer_;
+  std::unique_ptr<UpdateExecutor> executor_;
+};
+
+}  // namespace quarry::engine

@@ -1,0 +1,284 @@
+#include "store/engine/triple_writer.h"
+
+#include <fmt/format.h>
+
+#include "store/engine/sql_value_io.h"
+#include "store/schema/fts.h"
+
+namespace quarry::engine {
+namespace {
+
+using ontology::Class;
+using ontology::Property;
+using schema::Quote;
+
+Error ConstraintError(std::string message) { return Error(Errc::kConstraint, std::move(message)); }
+
+}  // namespace
+
+TripleWriter::TripleWriter(Database& db, const ontology::Ontology& ontology)
+    : db_(db),
+      ontology_(ontology),
+      names_(ontology),
+      rdf_type_(ontology.FindProperty(ontology::iri::kRdfType)),
+      fts_delete_sql_(schema::FtsDeleteRowSql(ontology)),
+      fts_insert_sql_(schema::FtsInsertRowSql(ontology)) {}
+
+Result<std::optional<int64_t>> TripleWriter::FindId(std::string_view iri) {
+  if (const auto found = ids_.find(std::string(iri)); found != ids_.end()) return {found->second};
+  QUARRY_ASSIGN_OR_RETURN(Statement * select, Cached(db_, "SELECT ID FROM Resource WHERE Uri = ?1"));
+  QUARRY_TRY(select->Bind(1, iri));
+  QUARRY_ASSIGN_OR_RETURN(const bool has_row, select->Step());
+  if (!has_row) return std::optional<int64_t>();
+  const int64_t id = select->ColumnInt64(0);
+  ids_.emplace(iri, id);
+  return std::optional<int64_t>(id);
+}
+
+Result<int64_t> TripleWriter::IdOf(const RdfTerm& resource, BlankScope& blanks) {
+  if (resource.kind == RdfTerm::Kind::kBlank) {
+    if (const auto found = blanks.find(resource.value); found != blanks.end()) return found->second;
+    QUARRY_ASSIGN_OR_RETURN(Statement * insert,
+                            Cached(db_, "INSERT INTO Resource (Uri) VALUES (NULL)"));
+    QUARRY_TRY(insert->Step());
+    const int64_t id = db_.LastInsertRowId();
+    blanks.emplace(resource.value, id);
+    return id;
+  }
+  if (resource.kind != RdfTerm::Kind::kIri) {
+    return ConstraintError(fmt::format("{} is a literal where a resource is expected",
+                                       resource.ToString()));
+  }
+  QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> existing, FindId(resource.value));
+  if (existing) return *existing;
+  QUARRY_ASSIGN_OR_RETURN(Statement * insert, Cached(db_, "INSERT INTO Resource (Uri) VALUES (?1)"));
+  QUARRY_TRY(insert->Bind(1, std::string_view(resource.value)));
+  QUARRY_TRY(insert->Step());
+  const int64_t id = db_.LastInsertRowId();
+  ids_.emplace(resource.value, id);
+  return id;
+}
+
+Result<int64_t> TripleWriter::GraphIdOf(std::string_view graph_iri) {
+  BlankScope no_blanks;
+  QUARRY_ASSIGN_OR_RETURN(const int64_t id, IdOf(RdfTerm::Iri(std::string(graph_iri)), no_blanks));
+  QUARRY_ASSIGN_OR_RETURN(Statement * insert,
+                          Cached(db_, "INSERT OR IGNORE INTO Graph (ID) VALUES (?1)"));
+  QUARRY_TRY(insert->Bind(1, id));
+  QUARRY_TRY(insert->Step());
+  return id;
+}
+
+Result<int64_t> TripleWriter::OntologyId(std::string_view iri) {
+  if (const auto found = ontology_ids_.find(std::string(iri)); found != ontology_ids_.end()) {
+    return found->second;
+  }
+  QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, FindId(iri));
+  if (!id) return Error(Errc::kInternal, fmt::format("ontology resource <{}> has no ID", iri));
+  ontology_ids_.emplace(iri, *id);
+  return *id;
+}
+
+Result<bool> TripleWriter::HasClassRow(int64_t subject, const Class& cls) {
+  if (typed_.count({subject, &cls})) return true;
+  QUARRY_ASSIGN_OR_RETURN(
+      Statement * select,
+      Cached(db_, fmt::format("SELECT 1 FROM {} WHERE ID = ?1", Quote(names_.ClassTable(cls)))));
+  QUARRY_TRY(select->Bind(1, subject));
+  QUARRY_ASSIGN_OR_RETURN(const bool has_row, select->Step());
+  if (has_row) typed_.insert({subject, &cls});
+  return has_row;
+}
+
+Result<void> TripleWriter::CheckDomain(int64_t subject, const Property& predicate) {
+  const Class* domain = ontology_.FindClass(predicate.domain);
+  if (!domain) return Error(Errc::kInternal, "property without a domain class");
+  QUARRY_ASSIGN_OR_RETURN(const bool in_domain, HasClassRow(subject, *domain));
+  if (!in_domain) {
+    return ConstraintError(fmt::format("subject is not in the domain of {}: it is not a {}",
+                                       predicate.name, domain->name));
+  }
+  return Ok();
+}
+
+std::string DescribeObject(const Object& object) {
+  if (const auto* term = std::get_if<RdfTerm>(&object)) return term->ToString();
+  if (const auto* ref = std::get_if<ResourceRef>(&object)) return fmt::format("resource #{}", ref->id);
+  const auto& stored = std::get<StoredValue>(object);
+  return DescribeValue(stored.value, stored.type);
+}
+
+Result<const Class*> TripleWriter::ClassOf(const Object& object) {
+  if (const auto* term = std::get_if<RdfTerm>(&object)) {
+    if (term->kind != RdfTerm::Kind::kIri) {
+      return ConstraintError(fmt::format("rdf:type needs a class IRI, got {}", term->ToString()));
+    }
+    const Class* cls = ontology_.FindClass(term->value);
+    if (!cls) return ConstraintError(fmt::format("unknown class <{}>", term->value));
+    return cls;
+  }
+  const auto* ref = std::get_if<ResourceRef>(&object);
+  if (!ref) return ConstraintError("rdf:type needs a class, got a literal");
+  if (classes_by_id_.empty()) {
+    for (const Class& cls : ontology_.classes()) {
+      QUARRY_ASSIGN_OR_RETURN(const int64_t id, OntologyId(cls.iri));
+      classes_by_id_.emplace(id, &cls);
+    }
+  }
+  const auto found = classes_by_id_.find(ref->id);
+  if (found == classes_by_id_.end()) {
+    return ConstraintError(fmt::format("resource #{} is not a class of the ontology", ref->id));
+  }
+  return found->second;
+}
+
+Result<SqlValue> TripleWriter::EncodeObject(const Property& predicate, const Object& object,
+                                            BlankScope* blanks) {
+  const bool is_resource_range = predicate.type == ontology::ValueType::kResource;
+  if (const auto* ref = std::get_if<ResourceRef>(&object)) {
+    if (!is_resource_range) {
+      return ConstraintError(fmt::format("a resource is not a valid {} for {}",
+                                         ontology::ValueTypeName(predicate.type), predicate.name));
+    }
+    return SqlValue(ref->id);
+  }
+  if (const auto* stored = std::get_if<StoredValue>(&object)) {
+    if (stored->type == predicate.type) return stored->value;
+    return EncodeObject(predicate, schema::DecodeLiteral(stored->value, stored->type), blanks);
+  }
+  const RdfTerm& term = std::get<RdfTerm>(object);
+  if (!is_resource_range) {
+    auto value = schema::EncodeLiteral(term, predicate.type);
+    if (!value) return std::move(value).error().WithContext(fmt::format("range of {}", predicate.name));
+    return value;
+  }
+  if (!term.is_resource()) {
+    return ConstraintError(fmt::format("{} is a literal but the range of {} is the class {}",
+                                       term.ToString(), predicate.name,
+                                       ontology_.Compact(predicate.range)));
+  }
+  if (blanks) {
+    QUARRY_ASSIGN_OR_RETURN(const int64_t id, IdOf(term, *blanks));
+    return SqlValue(id);
+  }
+  if (term.kind == RdfTerm::Kind::kBlank) return SqlValue();  // a fresh blank matches nothing
+  QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, FindId(term.value));
+  return id ? SqlValue(*id) : SqlValue();
+}
+
+Result<void> TripleWriter::Insert(int64_t graph, int64_t subject, const Property& predicate,
+                                  const Object& object, bool replace, BlankScope& blanks) {
+  if (&predicate == rdf_type_) {
+    QUARRY_ASSIGN_OR_RETURN(const Class* cls, ClassOf(object));
+    return AddType(graph, subject, *cls);
+  }
+  QUARRY_ASSIGN_OR_RETURN(const SqlValue value, EncodeObject(predicate, object, &blanks));
+  if (!predicate.multi_valued()) {
+    return InsertSingle(graph, subject, predicate, value, object, replace);
+  }
+  QUARRY_TRY(CheckDomain(subject, predicate));
+  QUARRY_TRY(TouchFulltext(subject, predicate));
+  const schema::PropertyStorage storage = names_.StorageOf(predicate);
+  QUARRY_ASSIGN_OR_RETURN(
+      Statement * insert,
+      Cached(db_, fmt::format("INSERT OR IGNORE INTO {} (ID, {}, {}) VALUES (?1, ?2, ?3)",
+                              Quote(storage.table), Quote(storage.column),
+                              Quote(storage.graph_column))));
+  QUARRY_TRY(insert->Bind(1, subject));
+  QUARRY_TRY(BindValue(*insert, 2, value));
+  QUARRY_TRY(insert->Bind(3, graph));
+  QUARRY_TRY(insert->Step());
+  return Ok();
+}
+
+Result<void> TripleWriter::InsertSingle(int64_t graph, int64_t subject, const Property& predicate,
+                                        const SqlValue& value, const Object& object,
+                                        bool replace) {
+  const schema::PropertyStorage storage = names_.StorageOf(predicate);
+  QUARRY_ASSIGN_OR_RETURN(
+      Statement * select,
+      Cached(db_, fmt::format("SELECT {} FROM {} WHERE ID = ?1", Quote(storage.column),
+                              Quote(storage.table))));
+  QUARRY_TRY(select->Bind(1, subject));
+  QUARRY_ASSIGN_OR_RETURN(const bool in_domain, select->Step());
+  if (!in_domain) {
+    return ConstraintError(fmt::format("subject is not in the domain of {}: it is not a {}",
+                                       predicate.name, storage.table));
+  }
+  const SqlValue current = ReadValue(*select, 0);
+  select->Reset();
+  if (current == value) return Ok();
+  if (!std::holds_alternative<std::monostate>(current) && !replace) {
+    return ConstraintError(fmt::format(
+        "{} is single-valued and already holds {}; cannot add {} (use INSERT OR REPLACE)",
+        predicate.name, DescribeValue(current, predicate.type), DescribeObject(object)));
+  }
+  QUARRY_TRY(TouchFulltext(subject, predicate));
+  QUARRY_ASSIGN_OR_RETURN(
+      Statement * update,
+      Cached(db_, fmt::format("UPDATE {} SET {} = ?2, {} = ?3 WHERE ID = ?1", Quote(storage.table),
+                              Quote(storage.column), Quote(storage.graph_column))));
+  QUARRY_TRY(update->Bind(1, subject));
+  QUARRY_TRY(BindValue(*update, 2, value));
+  QUARRY_TRY(update->Bind(3, graph));
+  QUARRY_TRY(update->Step());
+  return Ok();
+}
+
+Result<void> TripleWriter::AddType(int64_t graph, int64_t subject, const Class& cls) {
+  const schema::PropertyStorage types = names_.TypeStorage();
+  for (const std::string& super_iri : ontology_.SuperClassesOf(cls.iri)) {
+    const Class* super = ontology_.FindClass(super_iri);
+    if (!super) continue;
+    if (!typed_.count({subject, super})) {
+      QUARRY_ASSIGN_OR_RETURN(
+          Statement * row,
+          Cached(db_, fmt::format("INSERT OR IGNORE INTO {} (ID) VALUES (?1)",
+                                  Quote(names_.ClassTable(*super)))));
+      QUARRY_TRY(row->Bind(1, subject));
+      QUARRY_TRY(row->Step());
+      typed_.insert({subject, super});
+    }
+    QUARRY_ASSIGN_OR_RETURN(const int64_t class_id, OntologyId(super->iri));
+    QUARRY_ASSIGN_OR_RETURN(
+        Statement * type_row,
+        Cached(db_, fmt::format("INSERT OR IGNORE INTO {} (ID, {}, {}) VALUES (?1, ?2, ?3)",
+                                Quote(types.table), Quote(types.column),
+                                Quote(types.graph_column))));
+    QUARRY_TRY(type_row->Bind(1, subject));
+    QUARRY_TRY(type_row->Bind(2, class_id));
+    QUARRY_TRY(type_row->Bind(3, graph));
+    QUARRY_TRY(type_row->Step());
+  }
+  return Ok();
+}
+
+Result<void> TripleWriter::Delete(std::optional<int64_t> graph, int64_t subject,
+                                  const Property& predicate, const Object& object) {
+  if (&predicate == rdf_type_) {
+    auto cls = ClassOf(object);
+    if (!cls) return Ok();  // nothing can hold an unknown type
+    return RemoveType(graph, subject, **cls);
+  }
+  QUARRY_ASSIGN_OR_RETURN(const SqlValue value, EncodeObject(predicate, object, nullptr));
+  if (std::holds_alternative<std::monostate>(value)) return Ok();
+  const schema::PropertyStorage storage = names_.StorageOf(predicate);
+  const std::string graph_test =
+      graph ? fmt::format(" AND {} = ?3", Quote(storage.graph_column)) : std::string();
+  const std::string sql =
+      storage.multi_valued
+          ? fmt::format("DELETE FROM {} WHERE ID = ?1 AND {} = ?2{}", Quote(storage.table),
+                        Quote(storage.column), graph_test)
+          : fmt::format("UPDATE {0} SET {1} = NULL, {2} = NULL WHERE ID = ?1 AND {1} = ?2{3}",
+                        Quote(storage.table), Quote(storage.column), Quote(storage.graph_column),
+                        graph_test);
+  QUARRY_TRY(TouchFulltext(subject, predicate));
+  QUARRY_ASSIGN_OR_RETURN(Statement * statement, Cached(db_, sql));
+  QUARRY_TRY(statement->Bind(1, subject));
+  QUARRY_TRY(BindValue(*statement, 2, value));
+  if (graph) QUARRY_TRY(statement->Bind(3, *graph));
+  QUARRY_TRY(statement->Step());
+  return Ok();
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,115 @@
+// TripleWriter: applies ground triples to the schema of SCHEMA.md inside the caller's
+// transaction, checking each against the ontology (unknown property, domain, range, cardinality).
+//
+// Every statement comes from the database's statement cache, so a bulk import compiles each SQL
+// text once, never per triple. Keeps per-transaction caches (IRI → ID, known types, full-text rows
+// to re-index); call Finish() before COMMIT and Abandon() after a ROLLBACK.
+// Thread-safety: one writer thread; not shareable.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <variant>
+#include <vector>
+
+#include "store/common/result.h"
+#include "store/engine/sql_value_io.h"
+#include "store/schema/rdf_term.h"
+#include "store/engine/sqlite/database.h"
+#include "store/ontology/ontology.h"
+#include "store/schema/names.h"
+
+namespace quarry::engine {
+
+inline constexpr int64_t kDefaultGraph = 0;
+
+// The object of a triple: a term from the request, a resource ID from a WHERE solution, or a
+// stored literal value from a WHERE solution (already in its column encoding).
+struct ResourceRef {
+  int64_t id = 0;
+};
+struct StoredValue {
+  SqlValue value;
+  ontology::ValueType type = ontology::ValueType::kString;
+};
+using Object = std::variant<RdfTerm, ResourceRef, StoredValue>;
+std::string DescribeObject(const Object& object);
+
+// Blank-node labels of one update operation (or one solution of a template) → fresh IDs.
+using BlankScope = std::unordered_map<std::string, int64_t>;
+
+class TripleWriter {
+ public:
+  TripleWriter(Database& db, const ontology::Ontology& ontology);
+
+  // The ID of an IRI, created when missing; blank nodes get fresh IDs per scope.
+  Result<int64_t> IdOf(const RdfTerm& resource, BlankScope& blanks);
+  // The ID of an IRI if it exists.
+  Result<std::optional<int64_t>> FindId(std::string_view iri);
+  // The ID of a named graph, registering it in Graph when new.
+  Result<int64_t> GraphIdOf(std::string_view graph_iri);
+
+  // Inserts (subject, predicate, object) into `graph`. rdf:type adds the class and its
+  // superclasses. A second value for a single-valued property is an error unless `replace`.
+  Result<void> Insert(int64_t graph, int64_t subject, const ontology::Property& predicate,
+                      const Object& object, bool replace, BlankScope& blanks);
+  // Deletes the triple from `graph`, or from whichever graph holds it when graph is nullopt.
+  // Deleting a triple that is not there is not an error.
+  Result<void> Delete(std::optional<int64_t> graph, int64_t subject,
+                      const ontology::Property& predicate, const Object& object);
+  // Removes every value held in `graph` (CLEAR GRAPH / DROP GRAPH).
+  Result<void> ClearGraph(int64_t graph);
+
+  // Re-indexes full text of the resources touched in this transaction. Call before COMMIT.
+  Result<void> Finish();
+  // Forgets per-transaction caches; call after ROLLBACK.
+  void Abandon();
+  // Savepoint support: Mark() before a savepoint, RollbackTo(mark) after rolling it back, so
+  // full-text rows deleted inside it are not re-inserted twice and no cached ID outlives it.
+  size_t Mark() const { return fulltext_order_.size(); }
+  void RollbackTo(size_t mark);
+
+  // The ID of a class or property resource (created with the schema).
+  Result<int64_t> OntologyId(std::string_view iri);
+
+ private:
+  Result<void> CheckDomain(int64_t subject, const ontology::Property& predicate);
+  Result<SqlValue> EncodeObject(const ontology::Property& predicate, const Object& object,
+                                BlankScope* blanks);
+  Result<const ontology::Class*> ClassOf(const Object& object);
+  Result<void> AddType(int64_t graph, int64_t subject, const ontology::Class& cls);
+  Result<void> RemoveType(std::optional<int64_t> graph, int64_t subject,
+                          const ontology::Class& cls);
+  Result<void> DropClassRow(int64_t subject, const ontology::Class& cls);
+  Result<void> InsertSingle(int64_t graph, int64_t subject, const ontology::Property& predicate,
+                            const SqlValue& value, const Object& object, bool replace);
+  Result<void> TouchFulltext(int64_t subject, const ontology::Property& predicate);
+  Result<void> TouchFulltextRow(int64_t subject);
+  Result<bool> HasClassRow(int64_t subject, const ontology::Class& cls);
+
+  Database& db_;
+  const ontology::Ontology& ontology_;
+  schema::Names names_;
+  const ontology::Property* rdf_type_ = nullptr;
+  std::string fts_delete_sql_;
+  std::string fts_insert_sql_;
+
+  std::unordered_map<std::string, int64_t> ids_;            // per transaction
+  struct TypedKeyHash {
+    size_t operator()(const std::pair<int64_t, const ontology::Class*>& key) const {
+      return std::hash<int64_t>()(key.first) * 31 + std::hash<const void*>()(key.second);
+    }
+  };
+  // (subject, class) pairs known to have a class-table row, per transaction.
+  std::unordered_set<std::pair<int64_t, const ontology::Class*>, TypedKeyHash> typed_;
+  std::unordered_set<int64_t> fulltext_touched_;             // per transaction
+  std::vector<int64_t> fulltext_order_;
+  std::unordered_map<std::string, int64_t> ontology_ids_;    // stable for the ontology's life
+  std::unordered_map<int64_t, const ontology::Class*> classes_by_id_;
+};
+
+}  // namespace quarry::engine

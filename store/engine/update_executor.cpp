@@ -1,0 +1,274 @@
+#include "store/engine/update_executor.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "store/engine/query_executor.h"
+#include "store/sparql/translate/translator.h"
+
+namespace quarry::engine {
+namespace {
+
+using sparql::Term;
+using sparql::TriplePattern;
+
+// Solution row lookup by variable name.
+struct Columns {
+  std::map<std::string, size_t> index;
+};
+
+std::string TermText(const Term& term) {
+  if (const auto* iri = std::get_if<sparql::Iri>(&term)) return "<" + iri->iri + ">";
+  if (const auto* variable = std::get_if<sparql::Variable>(&term)) return "?" + variable->name;
+  if (const auto* blank = std::get_if<sparql::BlankNode>(&term)) return "_:" + blank->label;
+  if (const auto* parameter = std::get_if<sparql::Parameter>(&term)) return "~" + parameter->name;
+  const auto& literal = std::get<sparql::Literal>(term);
+  return schema::RdfTerm::Literal(literal.lexical, literal.datatype_iri, literal.lang).ToString();
+}
+
+std::string TripleText(const TriplePattern& triple) {
+  const Term* predicate = std::get_if<Term>(&triple.predicate);
+  return fmt::format("{} {} {}", TermText(triple.subject),
+                     predicate ? TermText(*predicate) : std::string("<path>"),
+                     TermText(triple.object));
+}
+
+bool IsType(const TriplePattern& triple) {
+  const Term* predicate = std::get_if<Term>(&triple.predicate);
+  const auto* iri = predicate ? std::get_if<sparql::Iri>(predicate) : nullptr;
+  return iri && iri->iri == sparql::kRdfType;
+}
+
+void CollectVariables(const Term& term, std::set<std::string>& names) {
+  if (const auto* variable = std::get_if<sparql::Variable>(&term)) names.insert(variable->name);
+}
+
+void CollectVariables(const sparql::Quads& quads, std::set<std::string>& names) {
+  for (const sparql::QuadsBlock& block : quads) {
+    if (block.graph) CollectVariables(*block.graph, names);
+    for (const TriplePattern& triple : block.triples) {
+      CollectVariables(triple.subject, names);
+      CollectVariables(triple.object, names);
+      if (const Term* predicate = std::get_if<Term>(&triple.predicate)) CollectVariables(*predicate, names);
+    }
+  }
+}
+
+StoredValue StoredOf(const schema::SqlValue& value, const sparql::OutputColumn& column) {
+  if (column.kind == sparql::ColumnKind::kLiteral) return {value, column.type};
+  using ontology::ValueType;
+  if (std::holds_alternative<int64_t>(value)) return {value, ValueType::kInteger};
+  if (std::holds_alternative<double>(value)) return {value, ValueType::kDouble};
+  if (std::holds_alternative<schema::Blob>(value)) return {value, ValueType::kLangString};
+  return {value, ValueType::kString};
+}
+
+}  // namespace
+
+struct UpdateExecutor::Row {
+  const Solutions* solutions = nullptr;
+  const std::vector<schema::SqlValue>* values = nullptr;
+  std::map<std::string, size_t> index;
+
+  // nullopt: the variable is unbound in this solution.
+  std::optional<Object> Value(const std::string& name) const {
+    const auto found = index.find(name);
+    if (found == index.end()) return std::nullopt;
+    const schema::SqlValue& value = (*values)[found->second];
+    if (std::holds_alternative<std::monostate>(value)) return std::nullopt;
+    const sparql::OutputColumn& column = solutions->columns[found->second];
+    if (column.kind == sparql::ColumnKind::kResourceId) return Object(ResourceRef{std::get<int64_t>(value)});
+    return Object(StoredOf(value, column));
+  }
+};
+
+Result<void> UpdateExecutor::Execute(const sparql::Update& update) {
+  for (size_t i = 0; i < update.operations.size(); ++i) {
+    const auto& operation = update.operations[i];
+    Result<void> done = Ok();
+    if (const auto* insert = std::get_if<sparql::InsertData>(&operation)) {
+      done = InsertData(*insert);
+    } else if (const auto* remove = std::get_if<sparql::DeleteData>(&operation)) {
+      done = DeleteData(*remove);
+    } else if (const auto* modify = std::get_if<sparql::Modify>(&operation)) {
+      done = Modify(*modify);
+    } else if (const auto* delete_where = std::get_if<sparql::DeleteWhere>(&operation)) {
+      done = DeleteWhere(*delete_where);
+    } else if (const auto* clear = std::get_if<sparql::Clear>(&operation)) {
+      done = ClearOrDrop(clear->target, clear->silent, false);
+    } else if (const auto* drop = std::get_if<sparql::Drop>(&operation)) {
+      done = ClearOrDrop(drop->target, drop->silent, true);
+    } else if (const auto* create = std::get_if<sparql::Create>(&operation)) {
+      done = Create(*create);
+    } else if (const auto* load = std::get_if<sparql::Load>(&operation)) {
+      done = LoadFile(*load);
+    } else {
+      done = Error(Errc::kUnsupported, "ADD, MOVE and COPY are not supported yet");
+    }
+    if (!done) {
+      if (update.operations.size() == 1) return done;
+      return std::move(done).error().WithContext(fmt::format("operation {}", i + 1));
+    }
+  }
+  return Ok();
+}
+
+Result<const ontology::Property*> UpdateExecutor::PropertyOf(const TriplePattern& triple) {
+  const Term* predicate = std::get_if<Term>(&triple.predicate);
+  const auto* iri = predicate ? std::get_if<sparql::Iri>(predicate) : nullptr;
+  if (!iri) {
+    return Error(Errc::kUnsupported,
+                 "a variable, parameter or path as predicate of an update template is not supported yet");
+  }
+  const ontology::Property* property = ontology_.FindProperty(iri->iri);
+  if (!property) return Error(Errc::kConstraint, fmt::format("unknown property <{}>", iri->iri));
+  return property;
+}
+
+// One template triple for one solution (row is null for DATA operations).
+Result<void> UpdateExecutor::ApplyTriple(const TriplePattern& triple, const Row* row, bool insert,
+                                         bool replace, std::optional<int64_t> graph,
+                                         BlankScope& blanks) {
+  QUARRY_ASSIGN_OR_RETURN(const ontology::Property* property, PropertyOf(triple));
+  // Subject.
+  int64_t subject = 0;
+  if (const auto* variable = std::get_if<sparql::Variable>(&triple.subject)) {
+    const std::optional<Object> value = row ? row->Value(variable->name) : std::nullopt;
+    if (!value) return Ok();  // unbound in this solution: the triple is skipped
+    const auto* ref = std::get_if<ResourceRef>(&*value);
+    if (!ref) return Ok();    // a literal cannot be a subject
+    subject = ref->id;
+  } else if (const auto* iri = std::get_if<sparql::Iri>(&triple.subject)) {
+    if (insert) {
+      QUARRY_ASSIGN_OR_RETURN(subject, writer_.IdOf(RdfTerm::Iri(iri->iri), blanks));
+    } else {
+      QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, writer_.FindId(iri->iri));
+      if (!id) return Ok();
+      subject = *id;
+    }
+  } else if (const auto* blank = std::get_if<sparql::BlankNode>(&triple.subject)) {
+    if (!insert) return Ok();
+    QUARRY_ASSIGN_OR_RETURN(subject, writer_.IdOf(RdfTerm::Blank(blank->label), blanks));
+  } else {
+    return Error(Errc::kConstraint, "a literal or parameter cannot be a subject");
+  }
+  // Object.
+  Object object;
+  if (const auto* variable = std::get_if<sparql::Variable>(&triple.object)) {
+    std::optional<Object> value = row ? row->Value(variable->name) : std::nullopt;
+    if (!value) return Ok();
+    object = std::move(*value);
+  } else if (const auto* iri = std::get_if<sparql::Iri>(&triple.object)) {
+    object = RdfTerm::Iri(iri->iri);
+  } else if (const auto* blank = std::get_if<sparql::BlankNode>(&triple.object)) {
+    object = RdfTerm::Blank(blank->label);
+  } else if (const auto* literal = std::get_if<sparql::Literal>(&triple.object)) {
+    object = RdfTerm::Literal(literal->lexical,
+                              literal->datatype_iri == sparql::kRdfLangString ? "" : literal->datatype_iri,
+                              literal->lang);
+  } else {
+    return Error(Errc::kUnsupported, "parameters in update templates are not supported yet");
+  }
+  if (insert) return writer_.Insert(graph.value_or(kDefaultGraph), subject, *property, object, replace, blanks);
+  return writer_.Delete(graph, subject, *property, object);
+}
+
+Result<void> UpdateExecutor::ApplyTemplate(const sparql::Quads& quads, const Row* row, bool insert,
+                                           bool replace,
+                                           const std::optional<std::string>& with_graph) {
+  BlankScope blanks;  // fresh blank nodes per solution
+  // Types first (both passes walk the same blocks), so properties may precede their type.
+  for (const bool types_pass : {true, false}) {
+    for (const sparql::QuadsBlock& block : quads) {
+      std::optional<int64_t> graph;
+      const std::optional<std::string> graph_iri =
+          block.graph && std::holds_alternative<sparql::Iri>(*block.graph)
+              ? std::optional<std::string>(std::get<sparql::Iri>(*block.graph).iri)
+              : with_graph;
+      if (block.graph && std::holds_alternative<sparql::Variable>(*block.graph)) {
+        const std::optional<Object> value =
+            row ? row->Value(std::get<sparql::Variable>(*block.graph).name) : std::nullopt;
+        const auto* ref = value ? std::get_if<ResourceRef>(&*value) : nullptr;
+        if (!ref) continue;  // unbound graph: the block is skipped for this solution
+        graph = ref->id;
+      } else if (graph_iri) {
+        if (insert) {
+          QUARRY_ASSIGN_OR_RETURN(graph, writer_.GraphIdOf(*graph_iri));
+        } else {
+          QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, writer_.FindId(*graph_iri));
+          if (!id) continue;
+          graph = *id;
+        }
+      }
+      for (const TriplePattern& triple : block.triples) {
+        if (IsType(triple) != types_pass) continue;
+        auto applied = ApplyTriple(triple, row, insert, replace, graph, blanks);
+        if (!applied) return std::move(applied).error().WithContext("triple " + TripleText(triple));
+      }
+    }
+  }
+  return Ok();
+}
+
+Result<void> UpdateExecutor::InsertData(const sparql::InsertData& operation) {
+  return ApplyTemplate(operation.quads, nullptr, true, operation.or_replace, std::nullopt);
+}
+
+Result<void> UpdateExecutor::DeleteData(const sparql::DeleteData& operation) {
+  return ApplyTemplate(operation.quads, nullptr, false, false, std::nullopt);
+}
+
+Result<void> UpdateExecutor::Modify(const sparql::Modify& operation) {
+  std::optional<std::string> pattern_graph = operation.with_iri;
+  for (const sparql::DatasetClause& clause : operation.using_clauses) {
+    if (clause.named || operation.using_clauses.size() > 1) {
+      return Error(Errc::kUnsupported, "USING NAMED and several USING graphs are not supported yet");
+    }
+    pattern_graph = clause.iri;
+  }
+  std::set<std::string> names;
+  if (operation.delete_quads) CollectVariables(*operation.delete_quads, names);
+  if (operation.insert_quads) CollectVariables(*operation.insert_quads, names);
+  const std::vector<std::string> variables(names.begin(), names.end());
+  QUARRY_ASSIGN_OR_RETURN(
+      const sparql::SqlQuery query,
+      sparql::TranslateSolutions(operation.where, variables, ontology_, pattern_graph));
+  auto solutions = ReadSolutions(db_, query);
+  if (!solutions) return std::move(solutions).error().WithContext("WHERE");
+  Row row;
+  row.solutions = &*solutions;
+  for (size_t i = 0; i < variables.size(); ++i) row.index.emplace(variables[i], i);
+  if (operation.delete_quads) {
+    for (const auto& values : solutions->rows) {
+      row.values = &values;
+      QUARRY_TRY(ApplyTemplate(*operation.delete_quads, &row, false, false, operation.with_iri));
+    }
+  }
+  if (operation.insert_quads) {
+    for (const auto& values : solutions->rows) {
+      row.values = &values;
+      QUARRY_TRY(ApplyTemplate(*operation.insert_quads, &row, true, operation.or_replace,
+                               operation.with_iri));
+    }
+  }
+  return Ok();
+}
+
+Result<void> UpdateExecutor::DeleteWhere(const sparql::DeleteWhere& operation) {
+  sparql::Modify modify;
+  for (const sparql::QuadsBlock& block : operation.quads) {
+    sparql::TriplesBlock triples{block.triples};
+    if (block.graph) {
+      sparql::GraphPattern graph{*block.graph, {}};
+      graph.pattern.elements.push_back(sparql::PatternElement{std::move(triples)});
+      modify.where.elements.push_back(sparql::PatternElement{std::move(graph)});
+    } else {
+      modify.where.elements.push_back(sparql::PatternElement{std::move(triples)});
+    }
+  }
+  modify.delete_quads = operation.quads;
+  return Modify(modify);
+}
+
+}  // namespace quarry::engine

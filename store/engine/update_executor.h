@@ -1,0 +1,48 @@
+// UpdateExecutor: carries out a parsed SPARQL Update request through a TripleWriter, inside the
+// caller's transaction (Store::Update / UpdateBatch own the transaction).
+//
+// Semantics (SCHEMA.md): inserts without GRAPH/WITH go to the default graph; deletes without
+// GRAPH/WITH remove the triple from whichever graph holds it (Tracker apps expect a DELETE to
+// delete). In one operation rdf:type triples are applied first, so a request may state a
+// resource's properties before its type. Modify evaluates WHERE first, then deletes, then
+// inserts (SPARQL 1.1 Update §3.1.3).
+// Thread-safety: the writer thread.
+#pragma once
+
+#include "store/common/result.h"
+#include "store/engine/sqlite/database.h"
+#include "store/engine/triple_writer.h"
+#include "store/ontology/ontology.h"
+#include "store/sparql/ast.h"
+
+namespace quarry::engine {
+
+class UpdateExecutor {
+ public:
+  UpdateExecutor(Database& db, const ontology::Ontology& ontology, TripleWriter& writer)
+      : db_(db), ontology_(ontology), writer_(writer) {}
+
+  Result<void> Execute(const sparql::Update& update);
+
+ private:
+  struct Row;
+  Result<void> InsertData(const sparql::InsertData& operation);
+  Result<void> DeleteData(const sparql::DeleteData& operation);
+  Result<void> Modify(const sparql::Modify& operation);
+  Result<void> DeleteWhere(const sparql::DeleteWhere& operation);
+  Result<void> ClearOrDrop(const sparql::GraphRef& target, bool silent, bool drop);
+  Result<void> Create(const sparql::Create& operation);
+  Result<void> LoadFile(const sparql::Load& operation);
+
+  Result<void> ApplyTemplate(const sparql::Quads& quads, const Row* row, bool insert,
+                             bool replace, const std::optional<std::string>& with_graph);
+  Result<void> ApplyTriple(const sparql::TriplePattern& triple, const Row* row, bool insert,
+                           bool replace, std::optional<int64_t> graph, BlankScope& blanks);
+  Result<const ontology::Property*> PropertyOf(const sparql::TriplePattern& triple);
+
+  Database& db_;
+  const ontology::Ontology& ontology_;
+  TripleWriter& writer_;
+};
+
+}  // namespace quarry::engine

@@ -1,0 +1,108 @@
+// UpdateExecutor: graph management (CLEAR, DROP, CREATE) and LOAD of local RDF files.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "store/engine/rdf_io/importer.h"
+#include "store/engine/sql_value_io.h"
+#include "store/engine/update_executor.h"
+
+namespace quarry::engine {
+namespace {
+
+Result<std::vector<int64_t>> NamedGraphs(Database& db) {
+  QUARRY_ASSIGN_OR_RETURN(Statement statement, db.Prepare("SELECT ID FROM Graph ORDER BY ID"));
+  std::vector<int64_t> graphs;
+  for (;;) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, statement.Step());
+    if (!has_row) break;
+    graphs.push_back(statement.ColumnInt64(0));
+  }
+  return graphs;
+}
+
+std::filesystem::path PathOfIri(const std::string& iri) {
+  constexpr std::string_view kFileScheme = "file://";
+  if (iri.rfind(kFileScheme, 0) != 0) return iri;
+  std::string path;
+  const std::string_view rest = std::string_view(iri).substr(kFileScheme.size());
+  const auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  for (size_t i = 0; i < rest.size(); ++i) {  // percent-decoding
+    if (rest[i] == '%' && i + 2 < rest.size() && hex(rest[i + 1]) >= 0 && hex(rest[i + 2]) >= 0) {
+      path += static_cast<char>(hex(rest[i + 1]) * 16 + hex(rest[i + 2]));
+      i += 2;
+    } else {
+      path += rest[i];
+    }
+  }
+  return path;
+}
+
+}  // namespace
+
+Result<void> UpdateExecutor::ClearOrDrop(const sparql::GraphRef& target, bool silent, bool drop) {
+  std::vector<int64_t> graphs;
+  switch (target.kind) {
+    case sparql::GraphRef::Kind::kGraph: {
+      QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, writer_.FindId(target.iri));
+      QUARRY_ASSIGN_OR_RETURN(const std::vector<int64_t> named, NamedGraphs(db_));
+      if (!id || std::find(named.begin(), named.end(), *id) == named.end()) {
+        if (silent) return Ok();
+        return Error(Errc::kNotFound, fmt::format("graph <{}> does not exist", target.iri));
+      }
+      graphs.push_back(*id);
+      break;
+    }
+    case sparql::GraphRef::Kind::kDefault:
+      graphs.push_back(kDefaultGraph);
+      break;
+    case sparql::GraphRef::Kind::kAll:
+      graphs.push_back(kDefaultGraph);
+      [[fallthrough]];
+    case sparql::GraphRef::Kind::kNamed: {
+      QUARRY_ASSIGN_OR_RETURN(const std::vector<int64_t> named, NamedGraphs(db_));
+      graphs.insert(graphs.end(), named.begin(), named.end());
+      break;
+    }
+  }
+  for (const int64_t graph : graphs) {
+    QUARRY_TRY(writer_.ClearGraph(graph));
+    if (drop && graph != kDefaultGraph) {
+      QUARRY_ASSIGN_OR_RETURN(Statement * remove, Cached(db_, "DELETE FROM Graph WHERE ID = ?1"));
+      QUARRY_TRY(remove->Bind(1, graph));
+      QUARRY_TRY(remove->Step());
+    }
+  }
+  return Ok();
+}
+
+Result<void> UpdateExecutor::Create(const sparql::Create& operation) {
+  QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, writer_.FindId(operation.graph_iri));
+  if (id) {
+    QUARRY_ASSIGN_OR_RETURN(Statement * select, Cached(db_, "SELECT 1 FROM Graph WHERE ID = ?1"));
+    QUARRY_TRY(select->Bind(1, *id));
+    QUARRY_ASSIGN_OR_RETURN(const bool exists, select->Step());
+    select->Reset();
+    if (exists) {
+      if (operation.silent) return Ok();
+      return Error(Errc::kConstraint, fmt::format("graph <{}> already exists", operation.graph_iri));
+    }
+  }
+  QUARRY_TRY(writer_.GraphIdOf(operation.graph_iri));
+  return Ok();
+}
+
+Result<void> UpdateExecutor::LoadFile(const sparql::Load& operation) {
+  auto loaded = rdf_io::ImportRdf(writer_, ontology_, PathOfIri(operation.iri), operation.into_graph);
+  if (!loaded && !operation.silent) {
+    return std::move(loaded).error().WithContext(fmt::format("LOAD <{}>", operation.iri));
+  }
+  return Ok();
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,306 @@
+// Expressions: FILTER conditions, BIND and SELECT expressions, ORDER BY keys.
+#include <fmt/format.h>
+
+#include "store/sparql/translate/translator_impl.h"
+
+namespace quarry::sparql::translate {
+namespace {
+
+using ontology::ValueType;
+
+constexpr std::string_view kTrackerNs = "http://tracker.api.gnome.org/ontology/v3/tracker#";
+
+std::string_view SqlOperator(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kOr: return "OR";
+    case BinaryOp::kAnd: return "AND";
+    case BinaryOp::kEqual: return "=";
+    case BinaryOp::kNotEqual: return "!=";
+    case BinaryOp::kLess: return "<";
+    case BinaryOp::kGreater: return ">";
+    case BinaryOp::kLessEqual: return "<=";
+    case BinaryOp::kGreaterEqual: return ">=";
+    case BinaryOp::kAdd: return "+";
+    case BinaryOp::kSubtract: return "-";
+    case BinaryOp::kMultiply: return "*";
+    case BinaryOp::kDivide: return "/";
+  }
+  return "?";
+}
+
+bool IsComparison(BinaryOp op) {
+  return op != BinaryOp::kOr && op != BinaryOp::kAnd && op != BinaryOp::kAdd &&
+         op != BinaryOp::kSubtract && op != BinaryOp::kMultiply && op != BinaryOp::kDivide;
+}
+
+SqlExpr Boolean(std::string sql) { return {std::move(sql), Kind::kLiteral, ValueType::kBoolean}; }
+SqlExpr Text(std::string sql) { return {std::move(sql), Kind::kLiteral, ValueType::kString}; }
+SqlExpr Integer(std::string sql) { return {std::move(sql), Kind::kLiteral, ValueType::kInteger}; }
+
+// A literal's natural value and type, from its datatype.
+schema::RdfTerm ToRdfLiteral(const Literal& literal) {
+  return schema::RdfTerm::Literal(
+      literal.lexical, literal.datatype_iri == kRdfLangString ? "" : literal.datatype_iri,
+      literal.lang);
+}
+
+ValueType NaturalType(const Literal& literal) {
+  const std::string& type = literal.datatype_iri;
+  if (!literal.lang.empty()) return ValueType::kLangString;
+  const std::string xsd(kXsdNs);
+  if (type == xsd + "integer" || type == xsd + "int" || type == xsd + "long") return ValueType::kInteger;
+  if (type == xsd + "double" || type == xsd + "decimal" || type == xsd + "float") return ValueType::kDouble;
+  if (type == xsd + "boolean") return ValueType::kBoolean;
+  if (type == xsd + "dateTime") return ValueType::kDateTime;
+  if (type == xsd + "date") return ValueType::kDate;
+  return ValueType::kString;
+}
+
+}  // namespace
+
+std::string Translator::TextOf(const SqlExpr& expr) {
+  if (expr.kind == Kind::kResource) return UriOf(expr.sql);
+  if (expr.kind == Kind::kLiteral) {
+    switch (expr.type) {
+      case ValueType::kDateTime: return fmt::format("quarry_datetime({})", expr.sql);
+      case ValueType::kBoolean:
+        return fmt::format("CASE {} WHEN 1 THEN 'true' WHEN 0 THEN 'false' END", expr.sql);
+      default: break;
+    }
+  }
+  return fmt::format("quarry_text({})", expr.sql);
+}
+
+Result<SqlExpr> Translator::TermExpr(const Term& term, const Fragment& scope) {
+  if (const auto* variable = std::get_if<Variable>(&term)) {
+    if (const auto found = projected_.find(variable->name); found != projected_.end()) {
+      return found->second;
+    }
+    if (const auto found = scope.vars.find(variable->name); found != scope.vars.end()) {
+      return found->second;
+    }
+    return SqlExpr{"NULL", Kind::kDynamic};  // unbound: an error in SPARQL, NULL here
+  }
+  if (const auto* blank = std::get_if<BlankNode>(&term)) {
+    if (const auto found = scope.vars.find("_:" + blank->label); found != scope.vars.end()) {
+      return found->second;
+    }
+    return SqlExpr{"NULL", Kind::kDynamic};
+  }
+  if (const auto* iri = std::get_if<Iri>(&term)) {
+    return SqlExpr{IriId(iri->iri), Kind::kResource, ValueType::kResource};
+  }
+  if (const auto* literal = std::get_if<Literal>(&term)) {
+    const ValueType type = NaturalType(*literal);
+    auto encoded = schema::EncodeLiteral(ToRdfLiteral(*literal), type);
+    if (!encoded) encoded = schema::EncodeLiteral(ToRdfLiteral(*literal), ValueType::kString);
+    return SqlExpr{BindValue(*encoded), Kind::kLiteral, encoded ? type : ValueType::kString};
+  }
+  const auto& parameter = std::get<Parameter>(term);
+  return SqlExpr{BindParameter(parameter.name, false, ValueType::kString), Kind::kDynamic};
+}
+
+// An operand typed after the other side of a comparison: a constant is encoded like the stored
+// values it is compared with (a dateTime literal in the sortable stored form, an IRI as an ID).
+Result<SqlExpr> Translator::TypedOperand(const Expr& expr, const SqlExpr* other,
+                                         const Fragment& scope, bool allow_aggregates) {
+  const Term* term = std::get_if<Term>(&expr.node);
+  if (other && term && other->kind == Kind::kLiteral) {
+    if (const auto* literal = std::get_if<Literal>(term)) {
+      auto encoded = schema::EncodeLiteral(ToRdfLiteral(*literal), other->type);
+      if (encoded) return SqlExpr{BindValue(*encoded), Kind::kLiteral, other->type};
+    }
+    if (const auto* parameter = std::get_if<Parameter>(term)) {
+      return SqlExpr{BindParameter(parameter->name, false, other->type), Kind::kLiteral, other->type};
+    }
+  }
+  if (other && term && other->kind == Kind::kResource) {
+    if (const auto* parameter = std::get_if<Parameter>(term)) {
+      return SqlExpr{fmt::format("(SELECT ID FROM Resource WHERE Uri = {})",
+                                 BindParameter(parameter->name, true, ValueType::kResource)),
+                     Kind::kResource, ValueType::kResource};
+    }
+  }
+  return Expression(expr, scope, allow_aggregates);
+}
+
+Result<SqlExpr> Translator::Compare(BinaryOp op, const Expr& left, const Expr& right,
+                                    const Fragment& scope, bool allow_aggregates) {
+  const bool left_is_constant = std::holds_alternative<Term>(left.node) &&
+                                !std::holds_alternative<Variable>(std::get<Term>(left.node));
+  SqlExpr a, b;
+  if (left_is_constant) {
+    QUARRY_ASSIGN_OR_RETURN(b, Expression(right, scope, allow_aggregates));
+    QUARRY_ASSIGN_OR_RETURN(a, TypedOperand(left, &b, scope, allow_aggregates));
+  } else {
+    QUARRY_ASSIGN_OR_RETURN(a, Expression(left, scope, allow_aggregates));
+    QUARRY_ASSIGN_OR_RETURN(b, TypedOperand(right, &a, scope, allow_aggregates));
+  }
+  const bool aggregate = a.is_aggregate || b.is_aggregate;
+  const bool a_resource = a.kind == Kind::kResource, b_resource = b.kind == Kind::kResource;
+  if (a_resource && b_resource && (op == BinaryOp::kEqual || op == BinaryOp::kNotEqual)) {
+    return SqlExpr{fmt::format("({} {} {})", a.sql, SqlOperator(op), b.sql), Kind::kLiteral,
+                   ValueType::kBoolean, aggregate};
+  }
+  // Resources order by IRI; a resource against a literal compares their texts.
+  const std::string left_sql = a_resource ? TextOf(a) : a.sql;
+  const std::string right_sql = b_resource ? TextOf(b) : b.sql;
+  return SqlExpr{fmt::format("({} {} {})", left_sql, SqlOperator(op), right_sql), Kind::kLiteral,
+                 ValueType::kBoolean, aggregate};
+}
+
+Result<std::string> Translator::Condition(const Expr& expr, const Fragment& scope) {
+  QUARRY_ASSIGN_OR_RETURN(SqlExpr value, Expression(expr, scope));
+  if (value.kind == Kind::kLiteral && value.type == ValueType::kString) {
+    // Effective boolean value of a string: true when non-empty.
+    return fmt::format("(length(quarry_text({})) > 0)", value.sql);
+  }
+  if (value.kind == Kind::kResource) return fmt::format("({} IS NOT NULL)", value.sql);
+  return fmt::format("coalesce({}, 0)", value.sql);
+}
+
+Result<SqlExpr> Translator::Expression(const Expr& expr, const Fragment& scope,
+                                       bool allow_aggregates) {
+  if (const auto* term = std::get_if<Term>(&expr.node)) return TermExpr(*term, scope);
+  if (const auto* binary = std::get_if<BinaryExpr>(&expr.node)) {
+    if (IsComparison(binary->op)) {
+      return Compare(binary->op, *binary->left, *binary->right, scope, allow_aggregates);
+    }
+    if (binary->op == BinaryOp::kOr || binary->op == BinaryOp::kAnd) {
+      QUARRY_ASSIGN_OR_RETURN(std::string ca, Condition(*binary->left, scope));
+      QUARRY_ASSIGN_OR_RETURN(std::string cb, Condition(*binary->right, scope));
+      return Boolean(fmt::format("({} {} {})", ca, SqlOperator(binary->op), cb));
+    }
+    QUARRY_ASSIGN_OR_RETURN(SqlExpr a, Expression(*binary->left, scope, allow_aggregates));
+    QUARRY_ASSIGN_OR_RETURN(SqlExpr b, Expression(*binary->right, scope, allow_aggregates));
+    const bool aggregate = a.is_aggregate || b.is_aggregate;
+    const bool is_double = binary->op == BinaryOp::kDivide || a.type == ValueType::kDouble ||
+                           b.type == ValueType::kDouble;
+    const std::string left = binary->op == BinaryOp::kDivide ? "CAST(" + a.sql + " AS REAL)" : a.sql;
+    return SqlExpr{fmt::format("({} {} {})", left, SqlOperator(binary->op), b.sql), Kind::kLiteral,
+                   is_double ? ValueType::kDouble : ValueType::kInteger, aggregate};
+  }
+  if (const auto* unary = std::get_if<UnaryExpr>(&expr.node)) {
+    if (unary->op == UnaryOp::kNot) {
+      QUARRY_ASSIGN_OR_RETURN(std::string condition, Condition(*unary->operand, scope));
+      return Boolean(fmt::format("(NOT {})", condition));
+    }
+    QUARRY_ASSIGN_OR_RETURN(SqlExpr operand, Expression(*unary->operand, scope, allow_aggregates));
+    if (unary->op == UnaryOp::kMinus) operand.sql = fmt::format("(- {})", operand.sql);
+    return operand;
+  }
+  if (const auto* call = std::get_if<BuiltinCall>(&expr.node)) {
+    return Builtin(*call, scope, allow_aggregates);
+  }
+  if (const auto* call = std::get_if<FunctionCall>(&expr.node)) {
+    return Function(*call, scope, allow_aggregates);
+  }
+  if (const auto* aggregate = std::get_if<Aggregate>(&expr.node)) {
+    if (!allow_aggregates) {
+      return Error(Errc::kParse, fmt::format("{} is only allowed in SELECT, HAVING and ORDER BY",
+                                             AggregateName(aggregate->op)));
+    }
+    return AggregateExpr(*aggregate, scope);
+  }
+  if (const auto* in = std::get_if<In>(&expr.node)) return InExpr(*in, scope, allow_aggregates);
+  return ExistsExpr(std::get<Exists>(expr.node), scope);
+}
+
+Result<SqlExpr> Translator::InExpr(const In& in, const Fragment& scope, bool allow_aggregates) {
+  QUARRY_ASSIGN_OR_RETURN(SqlExpr operand, Expression(*in.operand, scope, allow_aggregates));
+  std::string list;
+  for (const Expr& item : in.list) {
+    QUARRY_ASSIGN_OR_RETURN(SqlExpr value, TypedOperand(item, &operand, scope, allow_aggregates));
+    list += (list.empty() ? "" : ", ") + value.sql;
+  }
+  return Boolean(fmt::format("({} {}IN ({}))", operand.sql, in.negated ? "NOT " : "", list));
+}
+
+Result<SqlExpr> Translator::ExistsExpr(const Exists& exists, const Fragment& scope) {
+  QUARRY_ASSIGN_OR_RETURN(Fragment inner, Group(*exists.pattern, GraphContext{}, true));
+  std::vector<std::string> conditions = inner.conditions;
+  Fragment merged = scope;
+  for (const std::string& name : inner.var_order) {
+    const SqlExpr& value = inner.vars.at(name);
+    if (const auto found = scope.vars.find(name); found != scope.vars.end()) {
+      conditions.push_back(fmt::format("({} IS NULL OR {} = {})", found->second.sql,
+                                       found->second.sql, value.sql));
+    } else {
+      merged.vars.emplace(name, value);
+    }
+  }
+  for (const Expr* filter : inner.filters) {
+    QUARRY_ASSIGN_OR_RETURN(std::string condition, Condition(*filter, merged));
+    conditions.push_back(std::move(condition));
+  }
+  std::string where;
+  for (const std::string& condition : conditions) where += (where.empty() ? " WHERE " : " AND ") + condition;
+  return Boolean(fmt::format("({}EXISTS (SELECT 1{}{}))", exists.negated ? "NOT " : "",
+                             inner.from.empty() ? "" : " FROM " + inner.from, where));
+}
+
+Result<SqlExpr> Translator::AggregateExpr(const Aggregate& aggregate, const Fragment& scope) {
+  const std::string distinct = aggregate.distinct ? "DISTINCT " : "";
+  if (!aggregate.arg) return SqlExpr{"count(*)", Kind::kLiteral, ValueType::kInteger, true};
+  QUARRY_ASSIGN_OR_RETURN(SqlExpr arg, Expression(*aggregate.arg, scope));
+  switch (aggregate.op) {
+    case AggregateOp::kCount:
+      return SqlExpr{fmt::format("count({}{})", distinct, arg.sql), Kind::kLiteral, ValueType::kInteger, true};
+    case AggregateOp::kSum:
+      return SqlExpr{fmt::format("total({}{})", distinct, arg.sql), Kind::kLiteral,
+                     arg.type == ValueType::kInteger ? ValueType::kDouble : arg.type, true};
+    case AggregateOp::kAvg:
+      return SqlExpr{fmt::format("avg({}{})", distinct, arg.sql), Kind::kLiteral, ValueType::kDouble, true};
+    case AggregateOp::kMin:
+    case AggregateOp::kMax:
+    case AggregateOp::kSample: {
+      const std::string function = aggregate.op == AggregateOp::kMax ? "max" : "min";
+      if (arg.kind == Kind::kResource) {
+        return SqlExpr{fmt::format("{}({})", function, arg.sql), Kind::kResource, ValueType::kResource, true};
+      }
+      return SqlExpr{fmt::format("{}({}{})", function, distinct, arg.sql), arg.kind, arg.type, true};
+    }
+    case AggregateOp::kGroupConcat: {
+      const std::string separator = BindValue(aggregate.separator.value_or(" "));
+      return SqlExpr{fmt::format("group_concat({}{}, {})", distinct, TextOf(arg), separator),
+                     Kind::kLiteral, ValueType::kString, true};
+    }
+  }
+  return Error(Errc::kInternal, "unknown aggregate");
+}
+
+Result<SqlExpr> Translator::Function(const FunctionCall& call, const Fragment& scope,
+                                     bool allow_aggregates) {
+  std::vector<SqlExpr> args;
+  for (const Expr& arg : call.args) {
+    QUARRY_ASSIGN_OR_RETURN(SqlExpr value, Expression(arg, scope, allow_aggregates));
+    args.push_back(std::move(value));
+  }
+  const std::string tracker(kTrackerNs);
+  const std::string xsd(kXsdNs);
+  if (call.iri == tracker + "id" && args.size() == 1) return Integer(args[0].sql);
+  if (call.iri == tracker + "uri" && args.size() == 1) {
+    return SqlExpr{args[0].sql, Kind::kResource, ValueType::kResource};
+  }
+  if (call.iri == xsd + "integer" && args.size() == 1) return Integer("CAST(" + args[0].sql + " AS INTEGER)");
+  if (call.iri == xsd + "double" && args.size() == 1) {
+    return SqlExpr{"CAST(" + args[0].sql + " AS REAL)", Kind::kLiteral, ValueType::kDouble};
+  }
+  if (call.iri == xsd + "string" && args.size() == 1) return Text(TextOf(args[0]));
+  // A property used as a function returns its value; multi-valued ones joined with ','.
+  if (const ontology::Property* property = ontology_.FindProperty(call.iri); property && args.size() == 1) {
+    const schema::PropertyStorage storage = names_.StorageOf(*property);
+    const Kind kind = property->type == ValueType::kResource ? Kind::kResource : Kind::kLiteral;
+    if (!storage.multi_valued) {
+      return SqlExpr{fmt::format("(SELECT P.{} FROM {} AS P WHERE P.ID = {})",
+                                 schema::Quote(storage.column), schema::Quote(storage.table), args[0].sql),
+                     kind, property->type};
+    }
+    const SqlExpr value{fmt::format("P.{}", schema::Quote(storage.column)), kind, property->type};
+    return Text(fmt::format("(SELECT group_concat({}, ',') FROM {} AS P WHERE P.ID = {})",
+                            TextOf(value), schema::Quote(storage.table), args[0].sql));
+  }
+  return Unsupported(fmt::format("the function <{}>", call.iri));
+}
+
+}  // namespace quarry::sparql::translate

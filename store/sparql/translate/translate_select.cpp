@@ -1,0 +1,155 @@
+// Query forms and solution modifiers: projection, DISTINCT, GROUP BY/HAVING, ORDER BY,
+// LIMIT/OFFSET, ASK; and the solution queries of updates.
+#include <fmt/format.h>
+
+#include "store/sparql/translate/translator.h"
+#include "store/sparql/translate/translator_impl.h"
+
+namespace quarry::sparql {
+namespace {
+
+using translate::Fragment;
+using translate::GraphContext;
+using translate::Kind;
+using translate::SqlExpr;
+using translate::Translator;
+
+OutputColumn ColumnOf(const std::string& name, const SqlExpr& value, bool resolve_resources) {
+  OutputColumn column;
+  column.name = name;
+  switch (value.kind) {
+    case Kind::kResource:
+      column.kind = resolve_resources ? ColumnKind::kResource : ColumnKind::kResourceId;
+      break;
+    case Kind::kLiteral:
+      column.kind = ColumnKind::kLiteral;
+      column.type = value.type;
+      break;
+    case Kind::kDynamic:
+      column.kind = ColumnKind::kDynamic;
+      break;
+  }
+  return column;
+}
+
+std::string FromWhere(const Fragment& fragment) {
+  std::string sql;
+  if (!fragment.from.empty()) sql += " FROM " + fragment.from;
+  for (size_t i = 0; i < fragment.conditions.size(); ++i) {
+    sql += (i == 0 ? " WHERE " : " AND ") + fragment.conditions[i];
+  }
+  return sql;
+}
+
+std::string Modifiers(const SolutionModifiers& modifiers) {
+  std::string sql;
+  if (modifiers.limit || modifiers.offset) {
+    sql += fmt::format(" LIMIT {}", modifiers.limit.value_or(-1));
+    if (modifiers.offset) sql += fmt::format(" OFFSET {}", *modifiers.offset);
+  }
+  return sql;
+}
+
+Result<void> Project(Translator& translator, const Query& query, const Fragment& fragment,
+                     std::vector<std::string>& select_list) {
+  SqlQuery& output = translator.output();
+  const auto add = [&](const std::string& name, const SqlExpr& value) {
+    const OutputColumn column = ColumnOf(name, value, true);
+    const std::string sql = column.kind == ColumnKind::kResource ? Translator::UriOf(value.sql) : value.sql;
+    select_list.push_back(fmt::format("{} AS {}", sql, schema::Quote(name)));
+    output.columns.push_back(column);
+  };
+  if (query.select.star) {
+    for (const std::string& name : fragment.var_order) {
+      if (name.rfind("_:", 0) != 0) add(name, fragment.vars.at(name));
+    }
+    return Ok();
+  }
+  int unnamed = 0;
+  for (const SelectItem& item : query.select.items) {
+    const std::string name = item.variable ? item.variable->name : fmt::format("_{}", ++unnamed);
+    if (!item.expr) {
+      QUARRY_ASSIGN_OR_RETURN(SqlExpr value, translator.Expression(Expr{Term{*item.variable}}, fragment));
+      add(name, value);
+      continue;
+    }
+    QUARRY_ASSIGN_OR_RETURN(SqlExpr value, translator.Expression(*item.expr, fragment, true));
+    add(name, value);
+    translator.projected().emplace(name, value);
+  }
+  return Ok();
+}
+
+Result<std::string> GroupAndOrder(Translator& translator, const Query& query, const Fragment& fragment) {
+  std::string sql;
+  const SolutionModifiers& modifiers = query.modifiers;
+  for (size_t i = 0; i < modifiers.group_by.size(); ++i) {
+    QUARRY_ASSIGN_OR_RETURN(SqlExpr key, translator.Expression(modifiers.group_by[i].expr, fragment));
+    sql += (i == 0 ? " GROUP BY " : ", ") + key.sql;
+  }
+  for (size_t i = 0; i < modifiers.having.size(); ++i) {
+    QUARRY_ASSIGN_OR_RETURN(SqlExpr condition, translator.Expression(modifiers.having[i], fragment, true));
+    sql += (i == 0 ? " HAVING " : " AND ") + condition.sql;
+  }
+  for (size_t i = 0; i < modifiers.order_by.size(); ++i) {
+    const OrderCondition& order = modifiers.order_by[i];
+    QUARRY_ASSIGN_OR_RETURN(SqlExpr key, translator.Expression(order.expr, fragment, true));
+    const std::string key_sql = key.kind == Kind::kResource ? Translator::UriOf(key.sql) : key.sql;
+    sql += fmt::format("{}{}{}", i == 0 ? " ORDER BY " : ", ", key_sql, order.descending ? " DESC" : "");
+  }
+  return sql + Modifiers(modifiers);
+}
+
+Result<void> CheckSupported(const Query& query) {
+  if (query.form == QueryForm::kConstruct) return translate::Unsupported("CONSTRUCT");
+  if (query.form == QueryForm::kDescribe) return translate::Unsupported("DESCRIBE");
+  if (!query.dataset.empty()) return translate::Unsupported("FROM / FROM NAMED");
+  if (query.values) return translate::Unsupported("VALUES");
+  return Ok();
+}
+
+}  // namespace
+
+Result<SqlQuery> TranslateQuery(const Query& query, const ontology::Ontology& ontology) {
+  QUARRY_TRY(CheckSupported(query));
+  Translator translator(ontology);
+  QUARRY_ASSIGN_OR_RETURN(Fragment fragment, translator.Group(query.where, GraphContext{}));
+  if (query.form == QueryForm::kAsk) {
+    translator.output().sql = fmt::format("SELECT EXISTS (SELECT 1{}) AS ask", FromWhere(fragment));
+    translator.output().columns.push_back({"ask", ColumnKind::kLiteral, ontology::ValueType::kBoolean});
+    return std::move(translator.output());
+  }
+  std::vector<std::string> select_list;
+  QUARRY_TRY(Project(translator, query, fragment, select_list));
+  QUARRY_ASSIGN_OR_RETURN(std::string tail, GroupAndOrder(translator, query, fragment));
+  std::string sql = query.select.distinct ? "SELECT DISTINCT " : "SELECT ";
+  for (size_t i = 0; i < select_list.size(); ++i) sql += (i ? ", " : "") + select_list[i];
+  if (select_list.empty()) sql += "1";
+  translator.output().sql = sql + FromWhere(fragment) + tail;
+  return std::move(translator.output());
+}
+
+Result<SqlQuery> TranslateSolutions(const GroupGraphPattern& where,
+                                    const std::vector<std::string>& variables,
+                                    const ontology::Ontology& ontology,
+                                    const std::optional<std::string>& default_graph) {
+  Translator translator(ontology);
+  GraphContext graph;
+  if (default_graph) {
+    graph.mode = GraphContext::Mode::kIri;
+    graph.graph = Iri{*default_graph};
+  }
+  QUARRY_ASSIGN_OR_RETURN(Fragment fragment, translator.Group(where, graph));
+  std::string sql = "SELECT ";
+  for (size_t i = 0; i < variables.size(); ++i) {
+    const auto found = fragment.vars.find(variables[i]);
+    const SqlExpr value = found != fragment.vars.end() ? found->second : SqlExpr{"NULL"};
+    sql += fmt::format("{}{}", i ? ", " : "", value.sql);
+    translator.output().columns.push_back(ColumnOf(variables[i], value, false));
+  }
+  if (variables.empty()) sql += "1";
+  translator.output().sql = sql + FromWhere(fragment);
+  return std::move(translator.output());
+}
+
+}  // namespace quarry::sparql

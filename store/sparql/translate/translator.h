@@ -1,0 +1,35 @@
+// The SPARQL → SQL compiler (SCHEMA.md layout). Pure: ontology + AST in, SQL text out.
+//
+// Supported so far (issue 2): basic graph patterns over class and property tables with type
+// inference from rdf:type (a class table, not the type table, when the class is known),
+// domain-index mirror columns, one join per subject and table, OPTIONAL, nested groups,
+// GRAPH <g> / GRAPH ?g, FILTER with comparisons, logic, arithmetic and common functions,
+// tracker:id / tracker:uri, IN / NOT IN, BIND, SELECT expressions, DISTINCT, ORDER BY,
+// LIMIT/OFFSET, COUNT/SUM/AVG/MIN/MAX/SAMPLE/GROUP_CONCAT with GROUP BY, and ASK. The rest of
+// SPARQL 1.1 is refused with Errc::kUnsupported naming the construct (issue 3).
+// Thread-safety: free functions over const data.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/common/result.h"
+#include "store/ontology/ontology.h"
+#include "store/sparql/ast.h"
+#include "store/sparql/sql_query.h"
+
+namespace quarry::sparql {
+
+// A SELECT or ASK query. ASK yields one column "ask" holding 1 or 0.
+Result<SqlQuery> TranslateQuery(const Query& query, const ontology::Ontology& ontology);
+
+// The solutions of an update's WHERE clause: one column per variable in `variables`, holding
+// raw stored values (kResourceId for resources) so templates can be applied without lookups.
+// `default_graph` is the WITH/USING graph the pattern is restricted to, if any.
+Result<SqlQuery> TranslateSolutions(const GroupGraphPattern& where,
+                                    const std::vector<std::string>& variables,
+                                    const ontology::Ontology& ontology,
+                                    const std::optional<std::string>& default_graph);
+
+}  // namespace quarry::sparql

@@ -1,0 +1,82 @@
+// A Store over the small test ontology in a temp dir, plus helpers to read query results.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "store/engine/store.h"
+#include "tests/store/schema/test_ontology.h"
+#include "tests/support/temp_dir.h"
+
+namespace quarry::testing {
+
+class TestStore {
+ public:
+  TestStore() {
+    ontology_dir_ = dir_.path() / "ontology";
+    dir_.Write("ontology/10-base.ontology", kTestBase);
+    dir_.Write("ontology/20-ex.ontology", kTestDomain);
+    Reopen();
+  }
+
+  void Reopen() {
+    store_.reset();
+    auto opened = engine::Store::Open({dir_.path() / "db", ontology_dir_, false});
+    INFO((opened ? std::string() : opened.error().ToString()));
+    REQUIRE(opened.ok());
+    store_ = std::move(*opened);
+  }
+  void Close() { store_.reset(); }
+  void SetDomainOntology(const std::string& text) { dir_.Write("ontology/20-ex.ontology", text); }
+
+  engine::Store& operator*() { return *store_; }
+  engine::Store* operator->() { return store_.get(); }
+  const TempDir& dir() const { return dir_; }
+
+  void Update(const std::string& sparql) {
+    auto done = store_->Update(sparql);
+    INFO(sparql);
+    INFO((done ? std::string() : done.error().ToString()));
+    REQUIRE(done.ok());
+  }
+  // The error text of an update expected to fail.
+  std::string UpdateError(const std::string& sparql) {
+    auto done = store_->Update(sparql);
+    INFO(sparql);
+    REQUIRE_FALSE(done.ok());
+    return done.error().ToString();
+  }
+  // Rows as "a|b|c" with unbound shown as "-".
+  std::vector<std::string> Rows(const std::string& sparql,
+                                const engine::QueryParameters& parameters = {}) {
+    auto cursor = store_->Query(sparql, parameters);
+    INFO(sparql);
+    INFO((cursor ? std::string() : cursor.error().ToString()));
+    REQUIRE(cursor.ok());
+    std::vector<std::string> rows;
+    for (;;) {
+      auto has_row = cursor->Next();
+      REQUIRE(has_row.ok());
+      if (!*has_row) break;
+      std::string row;
+      for (int i = 0; i < cursor->ColumnCount(); ++i) {
+        if (i) row += "|";
+        row += cursor->IsBound(i) ? std::string(cursor->GetString(i)) : "-";
+      }
+      rows.push_back(row);
+    }
+    return rows;
+  }
+
+ private:
+  TempDir dir_;
+  std::filesystem::path ontology_dir_;
+  std::unique_ptr<engine::Store> store_;
+};
+
+inline const std::string kPrefixes = "PREFIX ex: <http://example.org/ex#>\n";
+
+}  // namespace quarry::testing
