@@ -1,0 +1,48 @@
+// SPARQL 1.1 query and update parsing (https://www.w3.org/TR/sparql11-query/#grammar,
+// https://www.w3.org/TR/sparql11-update/#grammar) into the AST of ast.h.
+//
+// Hand-written recursive descent, one function per grammar rule. Accepts Tracker's
+// extensions unless `strict` is set: ~parameters, INSERT OR REPLACE / INSERT SILENT, Modify
+// without WHERE, unnamed select expressions (SELECT COUNT(?x) {...}, SELECT ?a AS ?b),
+// LIMIT/OFFSET ~parameter, update operations without ';' between them. Errors are Errc::kParse with "line:column: ..." and an excerpt
+// (diagnostics.h). Nesting deeper than kMaxNestingDepth is refused, so no input can exhaust
+// the stack. Thread-safety: reentrant; no shared state.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "store/common/result.h"
+#include "store/sparql/ast.h"
+
+namespace quarry::sparql {
+
+// Groups, expressions, paths, collections and [ ] lists nested deeper than this are an error.
+// At the limit the parser needs < 256 KB of stack in Release builds (about 3 MB in Debug and
+// 4 MB with ASan), and the AST it returns is as shallow, so recursive walks over it are safe.
+inline constexpr int kMaxNestingDepth = 256;
+
+struct ParseOptions {
+  // prefix (without ':') -> namespace IRI, e.g. from the ontology; PREFIX lines override.
+  std::map<std::string, std::string> prefixes;
+  // Base for relative IRIs until a BASE declaration; empty leaves them relative.
+  std::string base_iri;
+  // Plain SPARQL 1.1: no Tracker extensions, and the checks Tracker leaves to SQLite (every
+  // projected variable grouped, SELECT * without GROUP BY, blank node labels confined to one
+  // basic graph pattern / one INSERT DATA) are errors. Used by the W3C conformance tests.
+  bool strict = false;
+};
+
+Result<Query> ParseQuery(std::string_view text, const ParseOptions& options);
+// A request of one or more operations separated by ';'.
+Result<Update> ParseUpdate(std::string_view text, const ParseOptions& options);
+
+// S-expression rendering of the AST (print.cpp), used by golden tests and debugging.
+std::string ToSExpression(const Query& query);
+std::string ToSExpression(const Update& update);
+// One-line forms of an expression and a property path.
+std::string ToSExpression(const Expr& expr);
+std::string ToSExpression(const Path& path);
+
+}  // namespace quarry::sparql

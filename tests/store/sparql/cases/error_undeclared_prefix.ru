@@ -1,0 +1,1 @@
+INSERT DATA { <urn:a> mfo:title "x" }
