@@ -1,0 +1,151 @@
+#include "store/engine/sqlite/database.h"
+
+#include <fmt/format.h>
+
+#include <cassert>
+#include <string>
+#include <system_error>
+#include <utility>
+
+#include "store/engine/sqlite/busy.h"
+#include "store/engine/sqlite/errors.h"
+
+namespace quarry::engine {
+namespace {
+
+// Settings every connection gets. cache_size is in KiB when negative (16 MiB);
+// mmap_size lets reads skip a copy for the first 256 MiB of the file.
+constexpr std::string_view kCommonPragmas =
+    "PRAGMA foreign_keys=OFF;"
+    "PRAGMA temp_store=MEMORY;"
+    "PRAGMA cache_size=-16384;"
+    "PRAGMA mmap_size=268435456;";
+
+// The writer's extra settings. In WAL mode synchronous=NORMAL syncs only at checkpoints: a
+// power cut may lose the last commits but never corrupts the file. journal_size_limit trims
+// the WAL back to 64 MiB after a checkpoint so one huge import does not leave a huge file.
+constexpr std::string_view kWriterPragmas =
+    "PRAGMA synchronous=NORMAL;"
+    "PRAGMA journal_size_limit=67108864;";
+
+struct ConnectionCloser {
+  // close_v2: should a Statement outlive us by mistake, SQLite keeps the connection as a
+  // zombie until it is finalized instead of failing to close.
+  void operator()(sqlite3* db) const noexcept { sqlite3_close_v2(db); }
+};
+
+}  // namespace
+
+struct Database::State {
+  State(sqlite3* db, std::filesystem::path path, OpenMode open_mode)
+      : connection(db), cache(db, &busy), file(std::move(path)), mode(open_mode) {}
+
+  // Declared first so it is destroyed last, after the cached statements.
+  std::unique_ptr<sqlite3, ConnectionCloser> connection;
+  BusyPolicy busy;
+  StatementCache cache;
+  std::filesystem::path file;
+  OpenMode mode;
+};
+
+Database::Database(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Database::Database(Database&& other) noexcept = default;
+Database& Database::operator=(Database&& other) noexcept = default;
+Database::~Database() = default;
+
+Result<Database> Database::Open(const std::filesystem::path& file, OpenMode mode) {
+  if (mode == OpenMode::kReadOnly) {
+    std::error_code error;
+    if (!std::filesystem::exists(file, error)) {
+      return Error(Errc::kNotFound, fmt::format("database {} does not exist", file.string()));
+    }
+  }
+  const int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE |
+                    (mode == OpenMode::kReadWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                                  : SQLITE_OPEN_READONLY);
+  sqlite3* raw = nullptr;
+  const int rc = sqlite3_open_v2(file.c_str(), &raw, flags, nullptr);
+  // Owns the handle even when opening failed: SQLite allocates one to carry the message.
+  auto state = std::make_unique<State>(raw, file, mode);
+  if (rc != SQLITE_OK) {
+    return SqliteError(file.string(), rc,
+                       raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc));
+  }
+  sqlite3_extended_result_codes(raw, 1);
+  InstallBusyHandler(raw, &state->busy);
+  Database db(std::move(state));
+  QUARRY_TRY(db.Configure());
+  return db;
+}
+
+Result<void> Database::Configure() {
+  if (mode() == OpenMode::kReadWrite) {
+    // Also the first read of the file: a file that is not a database fails here (kCorrupt).
+    QUARRY_ASSIGN_OR_RETURN(const std::string journal, QueryText("PRAGMA journal_mode=WAL"));
+    if (journal != "wal") {
+      return Error(Errc::kIo, fmt::format("database {}: cannot switch to WAL mode (journal mode "
+                                          "stays \"{}\")",
+                                          file().string(), journal));
+    }
+    QUARRY_TRY(Exec(kWriterPragmas));
+    return Exec(kCommonPragmas);
+  }
+  QUARRY_TRY(Exec(kCommonPragmas));
+  // Read the header now, so a damaged file is reported by Open(), not by the first query.
+  QUARRY_TRY(QueryText("SELECT count(*) FROM sqlite_schema"));
+  return Ok();
+}
+
+Result<std::string> Database::QueryText(std::string_view sql) {
+  QUARRY_ASSIGN_OR_RETURN(Statement statement, Prepare(sql));
+  QUARRY_ASSIGN_OR_RETURN(const bool has_row, statement.Step());
+  return has_row ? std::string(statement.ColumnText(0)) : std::string();
+}
+
+Result<void> Database::Exec(std::string_view sql) {
+  std::string_view rest = sql;
+  while (!rest.empty()) {
+    std::string_view next;
+    QUARRY_ASSIGN_OR_RETURN(Statement statement,
+                            Statement::CompileFirst(handle(), state_->busy, rest, 0, &next));
+    if (next.size() >= rest.size()) break;  // nothing consumed: only trailing whitespace
+    rest = next;
+    if (!statement.valid()) continue;  // a comment
+    for (;;) {
+      QUARRY_ASSIGN_OR_RETURN(const bool has_row, statement.Step());
+      if (!has_row) break;
+    }
+  }
+  return Ok();
+}
+
+Result<Statement> Database::Prepare(std::string_view sql, bool persistent) {
+  return Statement::Compile(handle(), state_->busy, sql,
+                            persistent ? SQLITE_PREPARE_PERSISTENT : 0);
+}
+
+StatementCache& Database::cache() {
+  assert(state_ != nullptr);
+  return state_->cache;
+}
+
+int64_t Database::LastInsertRowId() const { return sqlite3_last_insert_rowid(handle()); }
+
+int Database::Changes() const { return sqlite3_changes(handle()); }
+
+bool Database::InTransaction() const { return sqlite3_get_autocommit(handle()) == 0; }
+
+sqlite3* Database::handle() const {
+  assert(state_ != nullptr && "use of a moved-from Database");
+  return state_->connection.get();
+}
+
+const std::filesystem::path& Database::file() const { return state_->file; }
+
+OpenMode Database::mode() const { return state_->mode; }
+
+void Database::SetBusyBudget(std::chrono::milliseconds budget) { state_->busy.budget = budget; }
+
+std::chrono::milliseconds Database::busy_budget() const { return state_->busy.budget; }
+
+}  // namespace quarry::engine

@@ -1,0 +1,72 @@
+#include "store/engine/sqlite/statement_cache.h"
+
+#include <sqlite3.h>
+
+#include <cassert>
+#include <utility>
+
+#include "store/engine/sqlite/busy.h"
+
+namespace quarry::engine {
+
+StatementCache::StatementCache(sqlite3* db, BusyPolicy* policy, size_t capacity)
+    : db_(db), policy_(policy), capacity_(capacity) {}
+
+StatementCache::~StatementCache() { Clear(); }
+
+Result<StatementCache::EntryList::iterator> StatementCache::Find(std::string_view sql) {
+  if (const auto found = index_.find(sql); found != index_.end()) {
+    ++hits_;
+    const EntryList::iterator entry = found->second;
+    entries_.splice(entries_.begin(), entries_, entry);
+    // A previous user may have left it mid-iteration or bound; every caller starts clean.
+    entry->statement.Reset();
+    entry->statement.ClearBindings();
+    return entry;
+  }
+  ++misses_;
+  QUARRY_ASSIGN_OR_RETURN(Statement statement,
+                          Statement::Compile(db_, *policy_, sql, SQLITE_PREPARE_PERSISTENT));
+  entries_.push_front(Entry{std::string(sql), std::move(statement), 0});
+  index_.emplace(entries_.front().sql, entries_.begin());
+  Evict();
+  return entries_.begin();
+}
+
+Result<Statement*> StatementCache::Get(std::string_view sql) {
+  QUARRY_ASSIGN_OR_RETURN(const EntryList::iterator entry, Find(sql));
+  return &entry->statement;
+}
+
+Result<Statement> StatementCache::Borrow(std::string_view sql) {
+  QUARRY_ASSIGN_OR_RETURN(const EntryList::iterator entry, Find(sql));
+  return Statement::Borrow(entry->statement, &entry->pins);
+}
+
+void StatementCache::Evict() {
+  auto entry = entries_.end();
+  while (entries_.size() > capacity_) {
+    --entry;
+    if (entry == entries_.begin()) break;  // the entry just handed out always stays
+    // Someone still reads from it or holds it: finalizing would pull it out from under them.
+    if (entry->pins > 0 || sqlite3_stmt_busy(entry->statement.handle()) != 0) continue;
+    index_.erase(entry->sql);
+    entry = entries_.erase(entry);
+  }
+}
+
+void StatementCache::SetCapacity(size_t capacity) {
+  capacity_ = capacity;
+  Evict();
+}
+
+void StatementCache::Clear() {
+  for (const Entry& entry : entries_) {
+    assert(entry.pins == 0 && "a borrowed statement outlives its cache");
+    (void)entry;
+  }
+  index_.clear();
+  entries_.clear();
+}
+
+}  // namespace quarry::engine

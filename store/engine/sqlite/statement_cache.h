@@ -1,0 +1,77 @@
+// StatementCache: compiled statements of one connection keyed by their SQL text, most recently
+// used first, so hot SQL (resource lookups, per-property inserts) is compiled once.
+// Statements are prepared with SQLITE_PREPARE_PERSISTENT and handed out reset, with their
+// bindings cleared.
+//
+// Lifetime: Get() returns a pointer owned by the cache. It stays valid until the entry is
+// evicted, which needs `capacity()` other SQL texts to be fetched after it, and never happens
+// while the statement is mid-step (sqlite3_stmt_busy) or borrowed through Borrow(); such
+// entries are skipped and the cache briefly grows instead. Clear() and destruction drop
+// everything: no borrowed statement may outlive the cache.
+// Thread-safety: the thread that owns the Database.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "store/common/result.h"
+#include "store/engine/sqlite/statement.h"
+
+struct sqlite3;
+
+namespace quarry::engine {
+
+struct BusyPolicy;
+
+class StatementCache {
+ public:
+  static constexpr size_t kDefaultCapacity = 256;
+
+  StatementCache(sqlite3* db, BusyPolicy* policy, size_t capacity = kDefaultCapacity);
+  StatementCache(const StatementCache&) = delete;
+  StatementCache& operator=(const StatementCache&) = delete;
+  ~StatementCache();
+
+  // The compiled, reset and cleared statement for `sql` (compiled on a miss).
+  Result<Statement*> Get(std::string_view sql);
+  // The same statement as a borrowed handle (e.g. for a Cursor that takes a Statement by
+  // value): reset and cleared when the borrower is destroyed; the entry is pinned until then.
+  Result<Statement> Borrow(std::string_view sql);
+
+  size_t size() const { return entries_.size(); }
+  size_t capacity() const { return capacity_; }
+  // Shrinking evicts least recently used entries at once (pinned or busy ones excepted; the
+  // most recently used entry always stays).
+  void SetCapacity(size_t capacity);
+  // Finalizes every statement (e.g. before a schema change that would make SQLite recompile).
+  void Clear();
+
+  uint64_t hits() const { return hits_; }
+  uint64_t misses() const { return misses_; }
+
+ private:
+  struct Entry {
+    std::string sql;
+    Statement statement;
+    int pins = 0;
+  };
+  using EntryList = std::list<Entry>;
+
+  Result<EntryList::iterator> Find(std::string_view sql);
+  void Evict();
+
+  sqlite3* db_;
+  BusyPolicy* policy_;
+  size_t capacity_;
+  EntryList entries_;  // most recently used first
+  // Keys view the Entry's own sql string (list nodes never move).
+  std::unordered_map<std::string_view, EntryList::iterator> index_;
+  uint64_t hits_ = 0;
+  uint64_t misses_ = 0;
+};
+
+}  // namespace quarry::engine
