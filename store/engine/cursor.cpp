@@ -25,6 +25,13 @@ ValueKind KindOfType(ValueType type) {
   return ValueKind::kString;
 }
 
+// Lang-tagged strings are BLOBs; read them as blobs so SQLite never converts the column (a
+// conversion would change what ColumnType() reports).
+std::string_view BlobText(const Statement& statement, int column) {
+  const auto bytes = statement.ColumnBlob(column);
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
 std::string Xsd(std::string_view local) { return std::string(ontology::iri::kXsd) + std::string(local); }
 
 }  // namespace
@@ -84,7 +91,7 @@ std::string_view Cursor::GetString(int column) {
     case ValueKind::kUnbound:
       return {};
     case ValueKind::kLangString: {
-      const std::string_view bytes = statement_.ColumnText(column);
+      const std::string_view bytes = BlobText(statement_, column);
       const size_t nul = bytes.rfind('\0');
       return nul == std::string_view::npos ? bytes : bytes.substr(0, nul);
     }
@@ -109,7 +116,7 @@ std::string_view Cursor::GetString(int column) {
 
 std::string_view Cursor::GetLanguage(int column) {
   if (statement_.ColumnType(column) != SQLITE_BLOB) return {};
-  const std::string_view bytes = statement_.ColumnText(column);
+  const std::string_view bytes = BlobText(statement_, column);
   const size_t nul = bytes.rfind('\0');
   return nul == std::string_view::npos ? std::string_view() : bytes.substr(nul + 1);
 }

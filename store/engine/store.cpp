@@ -119,16 +119,23 @@ Result<void> Store::UpdateBatch(std::span<const std::string> requests) {
   return finished;
 }
 
-Result<Cursor> Store::Query(std::string_view sparql, const QueryParameters& parameters) {
+Result<sparql::SqlQuery> Store::Compile(std::string_view sparql) {
   QUARRY_ASSIGN_OR_RETURN(sparql::Query query, sparql::ParseQuery(sparql, ParseOptionsFor(*ontology_)));
-  QUARRY_ASSIGN_OR_RETURN(sparql::SqlQuery compiled, sparql::TranslateQuery(query, *ontology_));
+  return sparql::TranslateQuery(query, *ontology_);
+}
+
+Result<Cursor> Store::Run(const sparql::SqlQuery& compiled, const QueryParameters& parameters) {
   QUARRY_ASSIGN_OR_RETURN(Statement statement, PrepareQuery(db_, compiled, parameters));
-  return Cursor(std::move(statement), std::move(compiled.columns));
+  return Cursor(std::move(statement), compiled.columns);
+}
+
+Result<Cursor> Store::Query(std::string_view sparql, const QueryParameters& parameters) {
+  QUARRY_ASSIGN_OR_RETURN(const sparql::SqlQuery compiled, Compile(sparql));
+  return Run(compiled, parameters);
 }
 
 Result<std::string> Store::Explain(std::string_view sparql) {
-  QUARRY_ASSIGN_OR_RETURN(sparql::Query query, sparql::ParseQuery(sparql, ParseOptionsFor(*ontology_)));
-  QUARRY_ASSIGN_OR_RETURN(sparql::SqlQuery compiled, sparql::TranslateQuery(query, *ontology_));
+  QUARRY_ASSIGN_OR_RETURN(const sparql::SqlQuery compiled, Compile(sparql));
   std::string text = "SQL:\n  " + compiled.sql + "\nPlan:\n";
   sparql::SqlQuery plan_query = compiled;
   plan_query.parameters.clear();  // unbound parameters are NULL: SQLite still plans the query

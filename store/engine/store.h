@@ -20,6 +20,7 @@
 #include "store/engine/sqlite/database.h"
 #include "store/engine/sqlite/lock_file.h"
 #include "store/ontology/ontology.h"
+#include "store/sparql/sql_query.h"
 
 namespace quarry::engine {
 
@@ -57,6 +58,9 @@ class Store {
   Result<void> UpdateBatch(std::span<const std::string> requests);
   // Compiles and runs a SPARQL query; the cursor borrows this Store.
   Result<Cursor> Query(std::string_view sparql, const QueryParameters& parameters = {});
+  // Compiles once (parse + translate), for queries run many times with different `~name`s.
+  Result<sparql::SqlQuery> Compile(std::string_view sparql);
+  Result<Cursor> Run(const sparql::SqlQuery& compiled, const QueryParameters& parameters);
   // The SQL a query compiles to, and SQLite's plan for it.
   Result<std::string> Explain(std::string_view sparql);
 

@@ -22,7 +22,7 @@ TripleWriter::TripleWriter(Database& db, const ontology::Ontology& ontology)
       names_(ontology),
       rdf_type_(ontology.FindProperty(ontology::iri::kRdfType)),
       fts_delete_sql_(schema::FtsDeleteRowSql(ontology)),
-      fts_insert_sql_(schema::FtsInsertRowSql(ontology)) {}
+      fts_insert_sql_(schema::FtsInsertRowsSql(ontology)) {}
 
 Result<std::optional<int64_t>> TripleWriter::FindId(std::string_view iri) {
   if (const auto found = ids_.find(std::string(iri)); found != ids_.end()) return {found->second};
@@ -43,6 +43,7 @@ Result<int64_t> TripleWriter::IdOf(const RdfTerm& resource, BlankScope& blanks) 
     QUARRY_TRY(insert->Step());
     const int64_t id = db_.LastInsertRowId();
     blanks.emplace(resource.value, id);
+    created_.insert(id);
     return id;
   }
   if (resource.kind != RdfTerm::Kind::kIri) {
@@ -56,6 +57,7 @@ Result<int64_t> TripleWriter::IdOf(const RdfTerm& resource, BlankScope& blanks) 
   QUARRY_TRY(insert->Step());
   const int64_t id = db_.LastInsertRowId();
   ids_.emplace(resource.value, id);
+  created_.insert(id);
   return id;
 }
 
@@ -176,6 +178,7 @@ Result<void> TripleWriter::Insert(int64_t graph, int64_t subject, const Property
   if (!predicate.multi_valued()) {
     return InsertSingle(graph, subject, predicate, value, object, replace);
   }
+  QUARRY_TRY(Flush());
   QUARRY_TRY(CheckDomain(subject, predicate));
   QUARRY_TRY(TouchFulltext(subject, predicate));
   const schema::PropertyStorage storage = names_.StorageOf(predicate);
@@ -194,7 +197,95 @@ Result<void> TripleWriter::Insert(int64_t graph, int64_t subject, const Property
 Result<void> TripleWriter::InsertSingle(int64_t graph, int64_t subject, const Property& predicate,
                                         const SqlValue& value, const Object& object,
                                         bool replace) {
+  QUARRY_TRY(TouchFulltext(subject, predicate));  // before any change: FTS needs the old text
+  std::string table = names_.StorageOf(predicate).table;
+  if (!pending_.empty() && (pending_.front().subject != subject || pending_.front().graph != graph ||
+                            pending_.front().replace != replace)) {
+    QUARRY_TRY(Flush());
+  }
+  PendingRow* row = nullptr;
+  for (PendingRow& candidate : pending_) {
+    if (candidate.table == table) row = &candidate;
+  }
+  if (row) {
+    for (const PendingValue& pending : row->values) {
+      if (pending.property == &predicate) {  // a second value for the cell: apply in order
+        QUARRY_TRY(Flush());
+        row = nullptr;
+        break;
+      }
+    }
+  }
+  if (!row) {
+    pending_.push_back(PendingRow{graph, subject, std::move(table), replace, {}});
+    row = &pending_.back();
+  }
+  row->values.push_back({&predicate, value, object});
+  return Ok();
+}
+
+Result<const std::string*> TripleWriter::GroupedUpdateSql(const PendingRow& row) {
+  std::string key = row.table + (row.replace ? "|r" : "|i");
+  for (const PendingValue& pending : row.values) key += "|" + pending.property->name;
+  if (const auto found = grouped_update_sql_.find(key); found != grouped_update_sql_.end()) {
+    return &found->second;
+  }
+  std::string set, where;
+  int index = 2;
+  for (const PendingValue& pending : row.values) {
+    const schema::PropertyStorage storage = names_.StorageOf(*pending.property);
+    set += fmt::format("{}{} = ?{}, {} = ?1000", set.empty() ? "" : ", ", Quote(storage.column),
+                       index++, Quote(storage.graph_column));
+    if (!row.replace) where += fmt::format(" AND {} IS NULL", Quote(storage.column));
+  }
+  std::string sql = fmt::format("UPDATE {} SET {} WHERE ID = ?1{}", Quote(row.table), set, where);
+  return &grouped_update_sql_.emplace(std::move(key), std::move(sql)).first->second;
+}
+
+Result<void> TripleWriter::Flush() {
+  std::vector<PendingRow> rows = std::move(pending_);
+  pending_.clear();
+  for (PendingRow& row : rows) QUARRY_TRY(FlushRow(row));
+  return Ok();
+}
+
+Result<void> TripleWriter::FlushRow(PendingRow& row) {
+  if (row.values.size() > 1) {
+    QUARRY_ASSIGN_OR_RETURN(const std::string* sql, GroupedUpdateSql(row));
+    QUARRY_ASSIGN_OR_RETURN(Statement * update, Cached(db_, *sql));
+    QUARRY_TRY(update->Bind(1, row.subject));
+    QUARRY_TRY(update->Bind(1000, row.graph));
+    for (size_t i = 0; i < row.values.size(); ++i) {
+      QUARRY_TRY(BindValue(*update, static_cast<int>(i) + 2, row.values[i].value));
+    }
+    QUARRY_TRY(update->Step());
+    if (db_.Changes() > 0) return Ok();
+  }
+  // One value, or the grouped UPDATE matched nothing: each value on its own, with its own error.
+  for (const PendingValue& pending : row.values) {
+    QUARRY_TRY(InsertSingleNow(row.graph, row.subject, *pending.property, pending.value,
+                               pending.object, row.replace));
+  }
+  return Ok();
+}
+
+Result<void> TripleWriter::InsertSingleNow(int64_t graph, int64_t subject, const Property& predicate,
+                                           const SqlValue& value, const Object& object,
+                                           bool replace) {
   const schema::PropertyStorage storage = names_.StorageOf(predicate);
+  // The common case in one statement: the row exists and the cell is empty (or is replaced).
+  // Only when nothing changed do we look why: not in the domain, same value, or another value.
+  QUARRY_ASSIGN_OR_RETURN(
+      Statement * update,
+      Cached(db_, fmt::format("UPDATE {0} SET {1} = ?2, {2} = ?3 WHERE ID = ?1{3}",
+                              Quote(storage.table), Quote(storage.column),
+                              Quote(storage.graph_column),
+                              replace ? "" : fmt::format(" AND {} IS NULL", Quote(storage.column)))));
+  QUARRY_TRY(update->Bind(1, subject));
+  QUARRY_TRY(BindValue(*update, 2, value));
+  QUARRY_TRY(update->Bind(3, graph));
+  QUARRY_TRY(update->Step());
+  if (db_.Changes() > 0) return Ok();
   QUARRY_ASSIGN_OR_RETURN(
       Statement * select,
       Cached(db_, fmt::format("SELECT {} FROM {} WHERE ID = ?1", Quote(storage.column),
@@ -208,53 +299,53 @@ Result<void> TripleWriter::InsertSingle(int64_t graph, int64_t subject, const Pr
   const SqlValue current = ReadValue(*select, 0);
   select->Reset();
   if (current == value) return Ok();
-  if (!std::holds_alternative<std::monostate>(current) && !replace) {
-    return ConstraintError(fmt::format(
-        "{} is single-valued and already holds {}; cannot add {} (use INSERT OR REPLACE)",
-        predicate.name, DescribeValue(current, predicate.type), DescribeObject(object)));
+  return ConstraintError(fmt::format(
+      "{} is single-valued and already holds {}; cannot add {} (use INSERT OR REPLACE)",
+      predicate.name, DescribeValue(current, predicate.type), DescribeObject(object)));
+}
+
+// "INSERT OR IGNORE INTO types VALUES (?1, id1, ?2), (?1, id2, ?2), ..." for a class and its
+// superclasses: one statement per new type instead of one per class.
+Result<const std::string*> TripleWriter::TypeRowsSql(const Class& cls) {
+  if (const auto found = type_rows_sql_.find(&cls); found != type_rows_sql_.end()) {
+    return &found->second;
   }
-  QUARRY_TRY(TouchFulltext(subject, predicate));
-  QUARRY_ASSIGN_OR_RETURN(
-      Statement * update,
-      Cached(db_, fmt::format("UPDATE {} SET {} = ?2, {} = ?3 WHERE ID = ?1", Quote(storage.table),
-                              Quote(storage.column), Quote(storage.graph_column))));
-  QUARRY_TRY(update->Bind(1, subject));
-  QUARRY_TRY(BindValue(*update, 2, value));
-  QUARRY_TRY(update->Bind(3, graph));
-  QUARRY_TRY(update->Step());
-  return Ok();
+  const schema::PropertyStorage types = names_.TypeStorage();
+  std::string sql = fmt::format("INSERT OR IGNORE INTO {} (ID, {}, {}) VALUES ", Quote(types.table),
+                                Quote(types.column), Quote(types.graph_column));
+  bool first = true;
+  for (const std::string& super_iri : ontology_.SuperClassesOf(cls.iri)) {
+    QUARRY_ASSIGN_OR_RETURN(const int64_t class_id, OntologyId(super_iri));
+    sql += fmt::format("{}(?1, {}, ?2)", first ? "" : ", ", class_id);
+    first = false;
+  }
+  return &type_rows_sql_.emplace(&cls, std::move(sql)).first->second;
 }
 
 Result<void> TripleWriter::AddType(int64_t graph, int64_t subject, const Class& cls) {
-  const schema::PropertyStorage types = names_.TypeStorage();
+  QUARRY_TRY(Flush());
   for (const std::string& super_iri : ontology_.SuperClassesOf(cls.iri)) {
     const Class* super = ontology_.FindClass(super_iri);
-    if (!super) continue;
-    if (!typed_.count({subject, super})) {
-      QUARRY_ASSIGN_OR_RETURN(
-          Statement * row,
-          Cached(db_, fmt::format("INSERT OR IGNORE INTO {} (ID) VALUES (?1)",
-                                  Quote(names_.ClassTable(*super)))));
-      QUARRY_TRY(row->Bind(1, subject));
-      QUARRY_TRY(row->Step());
-      typed_.insert({subject, super});
-    }
-    QUARRY_ASSIGN_OR_RETURN(const int64_t class_id, OntologyId(super->iri));
+    if (!super || typed_.count({subject, super})) continue;
     QUARRY_ASSIGN_OR_RETURN(
-        Statement * type_row,
-        Cached(db_, fmt::format("INSERT OR IGNORE INTO {} (ID, {}, {}) VALUES (?1, ?2, ?3)",
-                                Quote(types.table), Quote(types.column),
-                                Quote(types.graph_column))));
-    QUARRY_TRY(type_row->Bind(1, subject));
-    QUARRY_TRY(type_row->Bind(2, class_id));
-    QUARRY_TRY(type_row->Bind(3, graph));
-    QUARRY_TRY(type_row->Step());
+        Statement * row,
+        Cached(db_, fmt::format("INSERT OR IGNORE INTO {} (ID) VALUES (?1)",
+                                Quote(names_.ClassTable(*super)))));
+    QUARRY_TRY(row->Bind(1, subject));
+    QUARRY_TRY(row->Step());
+    typed_.insert({subject, super});
   }
+  QUARRY_ASSIGN_OR_RETURN(const std::string* sql, TypeRowsSql(cls));
+  QUARRY_ASSIGN_OR_RETURN(Statement * type_rows, Cached(db_, *sql));
+  QUARRY_TRY(type_rows->Bind(1, subject));
+  QUARRY_TRY(type_rows->Bind(2, graph));
+  QUARRY_TRY(type_rows->Step());
   return Ok();
 }
 
 Result<void> TripleWriter::Delete(std::optional<int64_t> graph, int64_t subject,
                                   const Property& predicate, const Object& object) {
+  QUARRY_TRY(Flush());
   if (&predicate == rdf_type_) {
     auto cls = ClassOf(object);
     if (!cls) return Ok();  // nothing can hold an unknown type

@@ -43,6 +43,8 @@ std::string DescribeObject(const Object& object);
 using BlankScope = std::unordered_map<std::string, int64_t>;
 
 class TripleWriter {
+  struct PendingRow;
+
  public:
   TripleWriter(Database& db, const ontology::Ontology& ontology);
 
@@ -63,6 +65,11 @@ class TripleWriter {
                       const ontology::Property& predicate, const Object& object);
   // Removes every value held in `graph` (CLEAR GRAPH / DROP GRAPH).
   Result<void> ClearGraph(int64_t graph);
+
+  // Applies buffered single-valued inserts. Consecutive single-valued values of one subject and
+  // table are written by one UPDATE (the bulk path); every other call flushes them first, so
+  // the order of effects is the order of calls. Call before reading the database.
+  Result<void> Flush();
 
   // Re-indexes full text of the resources touched in this transaction. Call before COMMIT.
   Result<void> Finish();
@@ -87,16 +94,21 @@ class TripleWriter {
   Result<void> DropClassRow(int64_t subject, const ontology::Class& cls);
   Result<void> InsertSingle(int64_t graph, int64_t subject, const ontology::Property& predicate,
                             const SqlValue& value, const Object& object, bool replace);
+  Result<void> InsertSingleNow(int64_t graph, int64_t subject, const ontology::Property& predicate,
+                               const SqlValue& value, const Object& object, bool replace);
+  Result<const std::string*> GroupedUpdateSql(const PendingRow& row);
+  Result<void> FlushRow(PendingRow& row);
   Result<void> TouchFulltext(int64_t subject, const ontology::Property& predicate);
   Result<void> TouchFulltextRow(int64_t subject);
   Result<bool> HasClassRow(int64_t subject, const ontology::Class& cls);
+  Result<const std::string*> TypeRowsSql(const ontology::Class& cls);
 
   Database& db_;
   const ontology::Ontology& ontology_;
   schema::Names names_;
   const ontology::Property* rdf_type_ = nullptr;
   std::string fts_delete_sql_;
-  std::string fts_insert_sql_;
+  std::string fts_insert_sql_;  // ?1: a JSON array of resource IDs
 
   std::unordered_map<std::string, int64_t> ids_;            // per transaction
   struct TypedKeyHash {
@@ -107,9 +119,26 @@ class TripleWriter {
   // (subject, class) pairs known to have a class-table row, per transaction.
   std::unordered_set<std::pair<int64_t, const ontology::Class*>, TypedKeyHash> typed_;
   std::unordered_set<int64_t> fulltext_touched_;             // per transaction
+  // Resources created in this transaction: they have no full-text row to delete yet.
+  std::unordered_set<int64_t> created_;
   std::vector<int64_t> fulltext_order_;
   std::unordered_map<std::string, int64_t> ontology_ids_;    // stable for the ontology's life
   std::unordered_map<int64_t, const ontology::Class*> classes_by_id_;
+  std::unordered_map<const ontology::Class*, std::string> type_rows_sql_;
+  struct PendingValue {
+    const ontology::Property* property;
+    SqlValue value;
+    Object object;
+  };
+  struct PendingRow {
+    int64_t graph = 0;
+    int64_t subject = 0;
+    std::string table;
+    bool replace = false;
+    std::vector<PendingValue> values;
+  };
+  std::vector<PendingRow> pending_;  // one per table, all for one subject
+  std::unordered_map<std::string, std::string> grouped_update_sql_;  // column list -> SQL
 };
 
 }  // namespace quarry::engine

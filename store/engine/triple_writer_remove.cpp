@@ -1,6 +1,8 @@
 // TripleWriter: removing types and graphs, and full-text upkeep.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "store/engine/sql_value_io.h"
 #include "store/engine/triple_writer.h"
 
@@ -67,6 +69,7 @@ Result<void> TripleWriter::DropClassRow(int64_t subject, const Class& cls) {
 }
 
 Result<void> TripleWriter::ClearGraph(int64_t graph) {
+  QUARRY_TRY(Flush());
   // Full-text rows first: their old values must be deleted from the index while still readable.
   for (const Property& property : ontology_.properties()) {
     if (!property.fulltext) continue;
@@ -126,6 +129,11 @@ Result<void> TripleWriter::TouchFulltext(int64_t subject, const Property& predic
 
 Result<void> TripleWriter::TouchFulltextRow(int64_t subject) {
   if (fts_delete_sql_.empty() || fulltext_touched_.count(subject)) return Ok();
+  if (created_.count(subject)) {  // nothing indexed yet: only the insert at Finish()
+    fulltext_touched_.insert(subject);
+    fulltext_order_.push_back(subject);
+    return Ok();
+  }
   // External-content FTS5 needs the OLD values to delete a row: take them before any change.
   QUARRY_ASSIGN_OR_RETURN(Statement * remove, Cached(db_, fts_delete_sql_));
   QUARRY_TRY(remove->Bind(1, subject));
@@ -136,13 +144,22 @@ Result<void> TripleWriter::TouchFulltextRow(int64_t subject) {
 }
 
 Result<void> TripleWriter::Finish() {
-  for (const int64_t subject : fulltext_order_) {
+  QUARRY_TRY(Flush());
+  constexpr size_t kChunk = 20000;
+  for (size_t start = 0; start < fulltext_order_.size(); start += kChunk) {
+    std::string ids = "[";
+    for (size_t i = start; i < std::min(fulltext_order_.size(), start + kChunk); ++i) {
+      if (i > start) ids += ',';
+      ids += std::to_string(fulltext_order_[i]);
+    }
+    ids += ']';
     QUARRY_ASSIGN_OR_RETURN(Statement * insert, Cached(db_, fts_insert_sql_));
-    QUARRY_TRY(insert->Bind(1, subject));
+    QUARRY_TRY(insert->Bind(1, std::string_view(ids)));
     QUARRY_TRY(insert->Step());
   }
   fulltext_touched_.clear();
   fulltext_order_.clear();
+  created_.clear();
   // Caches stay valid after a commit; bound them so a long-lived writer does not grow forever.
   if (ids_.size() > (1u << 20)) ids_.clear();
   if (typed_.size() > (1u << 20)) typed_.clear();
@@ -150,13 +167,17 @@ Result<void> TripleWriter::Finish() {
 }
 
 void TripleWriter::RollbackTo(size_t mark) {
+  pending_.clear();
   for (size_t i = mark; i < fulltext_order_.size(); ++i) fulltext_touched_.erase(fulltext_order_[i]);
   fulltext_order_.resize(mark);
+  // created_ stays: an ID created inside the savepoint and reused after it is new either way.
   ids_.clear();
   typed_.clear();
 }
 
 void TripleWriter::Abandon() {
+  pending_.clear();
+  created_.clear();
   ids_.clear();
   typed_.clear();
   fulltext_touched_.clear();

@@ -201,10 +201,20 @@ Result<void> UpdateExecutor::ApplyTemplate(const sparql::Quads& quads, const Row
           graph = *id;
         }
       }
+      const Term* run_subject = nullptr;  // buffered single values belong to this subject
       for (const TriplePattern& triple : block.triples) {
         if (IsType(triple) != types_pass) continue;
+        if (run_subject && !(*run_subject == triple.subject)) {
+          auto flushed = writer_.Flush();
+          if (!flushed) return std::move(flushed).error().WithContext("subject " + TermText(*run_subject));
+        }
+        run_subject = &triple.subject;
         auto applied = ApplyTriple(triple, row, insert, replace, graph, blanks);
         if (!applied) return std::move(applied).error().WithContext("triple " + TripleText(triple));
+      }
+      if (run_subject) {
+        auto flushed = writer_.Flush();
+        if (!flushed) return std::move(flushed).error().WithContext("subject " + TermText(*run_subject));
       }
     }
   }
@@ -234,6 +244,7 @@ Result<void> UpdateExecutor::Modify(const sparql::Modify& operation) {
   QUARRY_ASSIGN_OR_RETURN(
       const sparql::SqlQuery query,
       sparql::TranslateSolutions(operation.where, variables, ontology_, pattern_graph));
+  QUARRY_TRY(writer_.Flush());  // earlier operations of the request are visible to WHERE
   auto solutions = ReadSolutions(db_, query);
   if (!solutions) return std::move(solutions).error().WithContext("WHERE");
   Row row;

@@ -76,18 +76,51 @@ std::vector<std::string> RebuildFtsSql(const ontology::Ontology& ontology) {
   return statements;
 }
 
+namespace {
+
+// One resource's full-text values, computed once (MATERIALIZED: SQLite would otherwise inline
+// the view and evaluate every value subquery twice, once for the row and once for the
+// "has any text" test), then kept only when some value is present.
+std::string RowValuesCte(const ontology::Ontology& ontology,
+                         const std::vector<const ontology::Property*>& properties,
+                         std::string_view rows) {
+  const Names names(ontology);
+  std::string select = "R.ID AS ID";
+  std::string any_value = "coalesce(NULL";
+  for (const ontology::Property* property : properties) {
+    select += fmt::format(", {} AS {}", ValueExpression(names, *property), Quote(property->name));
+    any_value += ", " + Quote(property->name);
+  }
+  return fmt::format(
+      "WITH row_values AS MATERIALIZED (SELECT {} FROM {} AS R WHERE {}), "
+      "indexed AS (SELECT * FROM row_values WHERE {}) IS NOT NULL) ",
+      select, Quote(ontology.Compact(ontology::iri::kRdfsResource)), rows, any_value);
+}
+
+}  // namespace
+
 std::string FtsDeleteRowSql(const ontology::Ontology& ontology) {
   const auto properties = FulltextProperties(ontology);
   if (properties.empty()) return {};
-  return fmt::format("INSERT INTO {0}({0}, rowid{1}) SELECT 'delete', ID{2} FROM {3} WHERE ID = ?1",
-                     kFtsTable, ColumnList(properties, ""), ColumnList(properties, ""), kFtsView);
+  return fmt::format("{}INSERT INTO {}({}, rowid{}) SELECT 'delete', ID{} FROM indexed",
+                     RowValuesCte(ontology, properties, "R.ID = ?1"), kFtsTable, kFtsTable,
+                     ColumnList(properties, ""), ColumnList(properties, ""));
 }
 
 std::string FtsInsertRowSql(const ontology::Ontology& ontology) {
   const auto properties = FulltextProperties(ontology);
   if (properties.empty()) return {};
-  return fmt::format("INSERT INTO {0}(rowid{1}) SELECT ID{1} FROM {2} WHERE ID = ?1", kFtsTable,
-                     ColumnList(properties, ""), kFtsView);
+  return fmt::format("{}INSERT INTO {}(rowid{}) SELECT ID{} FROM indexed",
+                     RowValuesCte(ontology, properties, "R.ID = ?1"), kFtsTable, ColumnList(properties, ""),
+                     ColumnList(properties, ""));
+}
+
+std::string FtsInsertRowsSql(const ontology::Ontology& ontology) {
+  const auto properties = FulltextProperties(ontology);
+  if (properties.empty()) return {};
+  return fmt::format("{}INSERT INTO {}(rowid{}) SELECT ID{} FROM indexed",
+                     RowValuesCte(ontology, properties, "R.ID IN (SELECT value FROM json_each(?1))"),
+                     kFtsTable, ColumnList(properties, ""), ColumnList(properties, ""));
 }
 
 }  // namespace quarry::schema

@@ -25,5 +25,8 @@ std::vector<std::string> RebuildFtsSql(const ontology::Ontology& ontology);
 // Statements taking the resource ID as parameter ?1; empty when there is no full-text property.
 std::string FtsDeleteRowSql(const ontology::Ontology& ontology);
 std::string FtsInsertRowSql(const ontology::Ontology& ontology);
+// The same for many resources at once: ?1 is a JSON array of IDs. One statement for a whole
+// batch matters: FTS5 flushes its pending terms at every statement boundary.
+std::string FtsInsertRowsSql(const ontology::Ontology& ontology);
 
 }  // namespace quarry::schema
