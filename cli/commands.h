@@ -1,0 +1,50 @@
+// The `quarry` subcommands: each registers its options on the app and runs from them.
+// Run* functions print results to stdout, errors to stderr, and return the exit code.
+// Thread-safety: main thread only.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/cli_common.h"
+
+namespace quarry::cli {
+
+struct SparqlArgs {
+  StoreArgs store;
+  std::string query;
+  std::string query_file;
+  std::string update;
+  std::string update_file;
+  std::string format = "table";
+  bool explain = false;
+  std::vector<std::string> params;  // NAME=VALUE
+};
+CLI::App* AddSparqlCommand(CLI::App& app, SparqlArgs& args);
+int RunSparql(const SparqlArgs& args);
+
+struct ImportArgs {
+  StoreArgs store;
+  std::string graph;
+  std::string syntax;  // empty: by extension
+  std::vector<std::string> files;
+};
+CLI::App* AddImportCommand(CLI::App& app, ImportArgs& args);
+int RunImport(const ImportArgs& args);
+
+struct ExportArgs {
+  StoreArgs store;
+  std::string graph;
+  std::string format = "turtle";
+};
+CLI::App* AddExportCommand(CLI::App& app, ExportArgs& args);
+int RunExport(const ExportArgs& args);
+
+struct OntologyArgs {
+  StoreArgs store;
+};
+CLI::App* AddOntologyCommand(CLI::App& app, OntologyArgs& args);
+int RunOntology(const OntologyArgs& args);
+
+}  // namespace quarry::cli

@@ -1,0 +1,37 @@
+// quarry: the command-line face of the embedded store.
+//   quarry sparql   --database DIR (--query Q | --query-file F | --update U | --update-file F)
+//   quarry import   --database DIR [--graph G] FILE...
+//   quarry export   --database DIR [--graph G] [--format turtle|trig]
+//   quarry ontology --database DIR
+// Exit codes: 0 success, 1 a failed operation (message on stderr), 2 a usage error.
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  using namespace quarry::cli;
+  CLI::App app("Quarry: query and load the desktop metadata store", "quarry");
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Help for every subcommand");
+
+  SparqlArgs sparql;
+  ImportArgs import;
+  ExportArgs export_args;
+  OntologyArgs ontology;
+  CLI::App* const sparql_command = AddSparqlCommand(app, sparql);
+  CLI::App* const import_command = AddImportCommand(app, import);
+  CLI::App* const export_command = AddExportCommand(app, export_args);
+  CLI::App* const ontology_command = AddOntologyCommand(app, ontology);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);
+    return code == 0 ? 0 : kExitUsage;
+  }
+  if (sparql_command->parsed()) return RunSparql(sparql);
+  if (import_command->parsed()) return RunImport(import);
+  if (export_command->parsed()) return RunExport(export_args);
+  if (ontology_command->parsed()) return RunOntology(ontology);
+  return kExitUsage;
+}
