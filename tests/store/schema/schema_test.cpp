@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -140,6 +141,31 @@ TEST_CASE("schema: full text indexes view rows, accent- and case-insensitively")
   CHECK(db.Column("SELECT rowid FROM fts5 WHERE fts5 MATCH 'cafe'").empty());
   CHECK(db.One("SELECT rowid FROM fts5 WHERE fts5 MATCH 'vollmond'") == "7");
   db.Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')");
+}
+
+}  // namespace
+}  // namespace quarry::schema
+
+namespace quarry::schema {
+namespace {
+
+TEST_CASE("schema: the project's ontology creates a working schema with the pipeline's indexes") {
+  auto loaded = ontology::LoadOntologyDir(QUARRY_SOURCE_ONTOLOGY_DIR);
+  INFO((loaded ? std::string() : loaded.error().ToString()));
+  REQUIRE(loaded.ok());
+  MemoryDb db;
+  db.ExecAll(CreateSchemaSql(**loaded));
+  const auto indexes = db.Column("SELECT name FROM sqlite_master WHERE type = 'index'");
+  const auto has = [&](const std::string& name) {
+    return std::find(indexes.begin(), indexes.end(), name) != indexes.end();
+  };
+  CHECK(has("nfo:FileDataObject_nfo:fileLastModified"));
+  CHECK(has("nmm:MusicPiece_nie:title"));  // the seed's domain index
+  const auto container = Names(**loaded).StorageOf(
+      *(*loaded)->FindPropertyByName("nfo:belongsToContainer"));
+  CHECK(has(IndexName(container.table, container.column)));
+  CHECK(db.One("SELECT count(*) FROM pragma_table_info('fts5') WHERE name IN "
+               "('nie:plainTextContent', 'nie:title', 'nmm:artistName', 'nco:fullname')") == "4");
 }
 
 }  // namespace
