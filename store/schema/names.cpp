@@ -1,26 +1,12 @@
 #include "store/schema/names.h"
 
+#include "store/common/sql_quote.h"
+
 namespace quarry::schema {
 
-std::string Quote(std::string_view name) {
-  std::string quoted = "\"";
-  for (const char c : name) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  quoted += '"';
-  return quoted;
-}
+std::string Quote(std::string_view name) { return QuoteSqlIdentifier(name); }
 
-std::string QuoteLiteral(std::string_view text) {
-  std::string quoted = "'";
-  for (const char c : text) {
-    if (c == '\'') quoted += '\'';
-    quoted += c;
-  }
-  quoted += '\'';
-  return quoted;
-}
+std::string QuoteLiteral(std::string_view text) { return QuoteSqlLiteral(text); }
 
 PropertyStorage Names::StorageOf(const ontology::Property& property) const {
   const ontology::Class* domain = ontology_.FindClass(property.domain);

@@ -1,5 +1,7 @@
 #include "store/engine/sqlite/transaction.h"
 
+#include "store/common/sql_quote.h"
+
 #include <fmt/format.h>
 
 #include <utility>
@@ -15,15 +17,6 @@ Result<void> Run(Database& db, std::string_view sql) {
   return Ok();
 }
 
-std::string QuoteIdentifier(std::string_view name) {
-  std::string quoted = "\"";
-  for (const char c : name) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  quoted += '"';
-  return quoted;
-}
 
 }  // namespace
 
@@ -55,7 +48,7 @@ Result<void> Transaction::Rollback() {
 }
 
 Result<Savepoint> Savepoint::Begin(Database& db, std::string_view name) {
-  std::string quoted = QuoteIdentifier(name);
+  std::string quoted = QuoteSqlIdentifier(name);
   QUARRY_TRY(Run(db, "SAVEPOINT " + quoted));
   return Savepoint(&db, std::move(quoted));
 }
