@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "store/engine/rdf_io/importer.h"
+#include "store/engine/sqlite/transaction.h"
 #include "store/engine/sql_value_io.h"
 #include "store/engine/update_executor.h"
 
@@ -98,11 +99,20 @@ Result<void> UpdateExecutor::Create(const sparql::Create& operation) {
 }
 
 Result<void> UpdateExecutor::LoadFile(const sparql::Load& operation) {
+  // A failed LOAD leaves nothing behind, also with SILENT (which only hides the error).
+  QUARRY_TRY(writer_.Flush());
+  const size_t mark = writer_.Mark();
+  QUARRY_ASSIGN_OR_RETURN(Savepoint savepoint, Savepoint::Begin(db_, "quarry_load"));
   auto loaded = rdf_io::ImportRdf(writer_, ontology_, PathOfIri(operation.iri), operation.into_graph);
-  if (!loaded && !operation.silent) {
-    return std::move(loaded).error().WithContext(fmt::format("LOAD <{}>", operation.iri));
+  if (loaded) {
+    auto flushed = writer_.Flush();
+    if (!flushed) loaded = std::move(flushed).error();
   }
-  return Ok();
+  if (loaded) return savepoint.Release();
+  QUARRY_TRY(savepoint.Rollback());
+  writer_.RollbackTo(mark);
+  if (operation.silent) return Ok();
+  return std::move(loaded).error().WithContext(fmt::format("LOAD <{}>", operation.iri));
 }
 
 }  // namespace quarry::engine

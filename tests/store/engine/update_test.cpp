@@ -206,3 +206,27 @@ TEST_CASE("a 100k-triple import in one update, then counts") {
 
 }  // namespace
 }  // namespace quarry::testing
+
+namespace quarry::testing {
+namespace {
+
+TEST_CASE("LOAD reads a local Turtle file, into a named graph when asked, and names a broken one") {
+  TestStore store;
+  const auto file = store.dir().Write("songs dir/songs.ttl",
+                                      "@prefix ex: <http://example.org/ex#> .\n"
+                                      "<urn:l1> ex:title \"Loaded\" ; a ex:Song .\n");
+  store.Update("LOAD <file://" + file.parent_path().parent_path().string() + "/songs%20dir/songs.ttl> INTO GRAPH <urn:g>");
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { GRAPH <urn:g> { ?s ex:title ?t } }") ==
+        std::vector<std::string>{"Loaded"});
+  const auto broken = store.dir().Write("broken.ttl", "<urn:a> <urn:b> .\n");
+  const std::string error = store.UpdateError("LOAD <file://" + broken.string() + ">");
+  CHECK(error.find("broken.ttl:1:") != std::string::npos);
+  const auto half = store.dir().Write("half.ttl",
+                                      "@prefix ex: <http://example.org/ex#> .\n"
+                                      "<urn:h1> a ex:Song ; ex:title \"Half\" .\n<urn:h2> ex:nope 1 .\n");
+  store.Update("LOAD SILENT <file://" + half.string() + ">");
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:h1> ex:title ?t }").empty());  // nothing kept
+}
+
+}  // namespace
+}  // namespace quarry::testing
