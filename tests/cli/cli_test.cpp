@@ -93,6 +93,27 @@ TEST_CASE("sparql: every result format, exactly") {
   }
 }
 
+TEST_CASE("sparql: language tags and blank nodes in every format") {
+  const TempDir dir;
+  const std::string db = (dir / "db").string();
+  QuarryOk({"sparql", "--database", db, "--update",
+            "INSERT DATA { <urn:s> a nmm:MusicPiece ; nie:title \"Liebe\"@de ; nmm:artist _:a . "
+            "_:a a nmm:Artist }"});
+  const auto query = [&](const std::string& format) {
+    return QuarryOk({"sparql", "--database", db, "--format", format, "--query",
+                     "SELECT ?t ?a WHERE { <urn:s> nie:title ?t ; nmm:artist ?a }"});
+  };
+  // Blank node labels are _:b<resource ID>, which depends on the ontology's size.
+  CHECK(query("table").find("\nLiebe@de | _:b") != std::string::npos);
+  const std::string json = query("json");
+  CHECK(json.find(R"({"t": {"type": "literal", "value": "Liebe", "xml:lang": "de"}, )"
+                  R"("a": {"type": "bnode", "value": "b)") != std::string::npos);
+  CHECK(query("xml").find("<binding name=\"t\"><literal xml:lang=\"de\">Liebe</literal></binding>\n"
+                          "      <binding name=\"a\"><bnode>b") != std::string::npos);
+  CHECK(query("csv").find("\r\nLiebe,_:b") != std::string::npos);
+  CHECK(query("tsv").find("\n\"Liebe\"@de\t_:b") != std::string::npos);
+}
+
 TEST_CASE("sparql: ASK answers in every format") {
   const SampleDatabase db;
   const std::string yes = "ASK { <urn:s1> a nmm:MusicPiece }";

@@ -1,6 +1,7 @@
 // Loads a local RDF file (Turtle, N-Triples, N-Quads, TriG) into the store through a
 // TripleWriter, inside the caller's transaction (the caller commits, or rolls back on error,
-// and calls TripleWriter::Finish / Abandon as for any update).
+// and calls TripleWriter::Finish / Abandon as for any update). Nothing stays buffered in the
+// writer when it returns.
 //
 // Triples are inserted as by INSERT DATA: a second value for a single-valued property is an
 // error, and a subject must have the type a property's domain needs. Since the store checks the
