@@ -176,9 +176,15 @@ Result<void> TripleWriter::Insert(int64_t graph, int64_t subject, const Property
   }
   QUARRY_ASSIGN_OR_RETURN(const SqlValue value, EncodeObject(predicate, object, &blanks));
   if (!predicate.multi_valued()) {
+    if (IsFresh(subject)) {
+      QUARRY_ASSIGN_OR_RETURN(const bool buffered,
+                              InsertFresh(graph, subject, predicate, value, object, replace));
+      if (buffered) return Ok();
+      QUARRY_TRY(FlushFresh());
+    }
     return InsertSingle(graph, subject, predicate, value, object, replace);
   }
-  QUARRY_TRY(Flush());
+  // Another table than any buffered row: nothing to flush first.
   QUARRY_TRY(CheckDomain(subject, predicate));
   QUARRY_TRY(TouchFulltext(subject, predicate));
   const schema::PropertyStorage storage = names_.StorageOf(predicate);
@@ -243,6 +249,11 @@ Result<const std::string*> TripleWriter::GroupedUpdateSql(const PendingRow& row)
 }
 
 Result<void> TripleWriter::Flush() {
+  QUARRY_TRY(FlushFresh());
+  return FlushPending();
+}
+
+Result<void> TripleWriter::FlushPending() {
   std::vector<PendingRow> rows = std::move(pending_);
   pending_.clear();
   for (PendingRow& row : rows) QUARRY_TRY(FlushRow(row));
@@ -323,6 +334,10 @@ Result<const std::string*> TripleWriter::TypeRowsSql(const Class& cls) {
 }
 
 Result<void> TripleWriter::AddType(int64_t graph, int64_t subject, const Class& cls) {
+  if (created_.count(subject) && !fresh_disabled_) {
+    QUARRY_TRY(FlushPending());
+    return AddTypeFresh(graph, subject, cls);
+  }
   QUARRY_TRY(Flush());
   for (const std::string& super_iri : ontology_.SuperClassesOf(cls.iri)) {
     const Class* super = ontology_.FindClass(super_iri);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -70,6 +71,9 @@ class TripleWriter {
   // table are written by one UPDATE (the bulk path); every other call flushes them first, so
   // the order of effects is the order of calls. Call before reading the database.
   Result<void> Flush();
+  // Applies only the buffered UPDATEs of the current subject (errors then belong to it); the
+  // bulk buffer of new resources stays, to be written many resources per statement.
+  Result<void> FlushPending();
 
   // Re-indexes full text of the resources touched in this transaction. Call before COMMIT.
   Result<void> Finish();
@@ -97,6 +101,17 @@ class TripleWriter {
   Result<void> InsertSingleNow(int64_t graph, int64_t subject, const ontology::Property& predicate,
                                const SqlValue& value, const Object& object, bool replace);
   Result<const std::string*> GroupedUpdateSql(const PendingRow& row);
+  // The bulk path for resources created in this transaction (triple_writer_fresh.cpp): their
+  // class rows, type rows and single values are gathered in memory and written with multi-row
+  // INSERTs, many resources per statement, instead of an INSERT plus UPDATEs per resource.
+  bool IsFresh(int64_t subject) const;
+  Result<void> AddTypeFresh(int64_t graph, int64_t subject, const ontology::Class& cls);
+  // False when the value is not for a row this buffer will insert (the caller writes it).
+  Result<bool> InsertFresh(int64_t graph, int64_t subject, const ontology::Property& predicate,
+                           const SqlValue& value, const Object& object, bool replace);
+  Result<void> FlushFresh();
+  Result<void> InsertClassRows(const ontology::Class& cls, const std::vector<int64_t>& subjects);
+  Result<void> InsertTypeRows();
   Result<void> FlushRow(PendingRow& row);
   Result<void> TouchFulltext(int64_t subject, const ontology::Property& predicate);
   Result<void> TouchFulltextRow(int64_t subject);
@@ -139,6 +154,17 @@ class TripleWriter {
   };
   std::vector<PendingRow> pending_;  // one per table, all for one subject
   std::unordered_map<std::string, std::string> grouped_update_sql_;  // column list -> SQL
+  struct FreshResource {
+    std::vector<const ontology::Class*> classes;  // rows to insert, this buffer's only
+    std::vector<std::pair<int64_t, int64_t>> type_rows;  // (class ID, graph)
+    std::unordered_map<const ontology::Property*, std::pair<SqlValue, int64_t>> values;
+  };
+  std::unordered_map<int64_t, FreshResource> fresh_;
+  std::vector<int64_t> fresh_order_;
+  bool fresh_disabled_ = false;  // after a savepoint rollback, until the transaction ends
+  // Multi-row INSERTs of the bulk path, by a short key (their SQL is long to hash per use).
+  std::unordered_map<std::string, Statement> bulk_statements_;
+  Result<Statement*> BulkStatement(const std::string& key, const std::function<std::string()>& sql);
 };
 
 }  // namespace quarry::engine

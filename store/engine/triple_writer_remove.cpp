@@ -160,6 +160,7 @@ Result<void> TripleWriter::Finish() {
   fulltext_touched_.clear();
   fulltext_order_.clear();
   created_.clear();
+  fresh_disabled_ = false;
   // Caches stay valid after a commit; bound them so a long-lived writer does not grow forever.
   if (ids_.size() > (1u << 20)) ids_.clear();
   if (typed_.size() > (1u << 20)) typed_.clear();
@@ -168,6 +169,9 @@ Result<void> TripleWriter::Finish() {
 
 void TripleWriter::RollbackTo(size_t mark) {
   pending_.clear();
+  fresh_.clear();
+  fresh_order_.clear();
+  fresh_disabled_ = true;  // typed_ is forgotten below: class rows may exist unknown to it
   for (size_t i = mark; i < fulltext_order_.size(); ++i) fulltext_touched_.erase(fulltext_order_[i]);
   fulltext_order_.resize(mark);
   // created_ stays: an ID created inside the savepoint and reused after it is new either way.
@@ -177,6 +181,9 @@ void TripleWriter::RollbackTo(size_t mark) {
 
 void TripleWriter::Abandon() {
   pending_.clear();
+  fresh_.clear();
+  fresh_order_.clear();
+  fresh_disabled_ = false;
   created_.clear();
   ids_.clear();
   typed_.clear();

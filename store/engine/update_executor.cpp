@@ -205,7 +205,7 @@ Result<void> UpdateExecutor::ApplyTemplate(const sparql::Quads& quads, const Row
       for (const TriplePattern& triple : block.triples) {
         if (IsType(triple) != types_pass) continue;
         if (run_subject && !(*run_subject == triple.subject)) {
-          auto flushed = writer_.Flush();
+          auto flushed = writer_.FlushPending();
           if (!flushed) return std::move(flushed).error().WithContext("subject " + TermText(*run_subject));
         }
         run_subject = &triple.subject;
@@ -213,7 +213,7 @@ Result<void> UpdateExecutor::ApplyTemplate(const sparql::Quads& quads, const Row
         if (!applied) return std::move(applied).error().WithContext("triple " + TripleText(triple));
       }
       if (run_subject) {
-        auto flushed = writer_.Flush();
+        auto flushed = writer_.FlushPending();
         if (!flushed) return std::move(flushed).error().WithContext("subject " + TermText(*run_subject));
       }
     }

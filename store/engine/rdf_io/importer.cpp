@@ -110,7 +110,8 @@ Result<void> Importer::Insert(const RdfStatement& statement, const ontology::Pro
 }
 
 Result<void> Importer::FlushRun() {
-  auto flushed = writer_.Flush();
+  // Only the current subject's UPDATEs: new resources stay in the writer's bulk buffer.
+  auto flushed = writer_.FlushPending();
   const std::vector<Applied> run = std::move(run_);
   run_.clear();
   run_subject_.reset();

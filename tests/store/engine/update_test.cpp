@@ -230,3 +230,32 @@ TEST_CASE("LOAD reads a local Turtle file, into a named graph when asked, and na
 
 }  // namespace
 }  // namespace quarry::testing
+
+namespace quarry::testing {
+namespace {
+
+TEST_CASE("new resources take the bulk path with the same checks and the same results") {
+  TestStore store;
+  const std::string error = store.UpdateError(kPrefixes + "INSERT DATA { <urn:n> a ex:Song ; ex:title \"A\", \"B\" }");
+  CHECK(error.find("ex:title is single-valued and already holds \"A\"; cannot add \"B\"") != std::string::npos);
+  CHECK(store.Rows(kPrefixes + "SELECT ?s { ?s a ex:Song }").empty());
+  store.Update(kPrefixes + "INSERT OR REPLACE DATA { <urn:n> a ex:Song ; ex:title \"A\" ; ex:title \"B\" }");
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:n> ex:title ?t }") == std::vector<std::string>{"B"});
+  // Many new resources in one update: mirrors, types and full text all follow.
+  std::string update = kPrefixes + "INSERT DATA {\n";
+  for (int i = 0; i < 1000; ++i) {
+    update += "<urn:m" + std::to_string(i) + "> ex:title \"t" + std::to_string(999 - i) +
+              "\" ; ex:track " + std::to_string(i) + " ; a ex:Song .\n";
+  }
+  store.Update(update + "}");
+  CHECK(store.Rows(kPrefixes + "SELECT ?s { ?s a ex:Song ; ex:title ?t FILTER (STRSTARTS(?t, \"t\")) } ORDER BY ?t LIMIT 1") ==
+        std::vector<std::string>{"urn:m999"});
+  CHECK(store.Rows(kPrefixes + "SELECT (COUNT(?s) AS ?n) { ?s a ex:Element }") == std::vector<std::string>{"1001"});
+  auto check = store->database().Prepare("SELECT count(*) FROM fts5 WHERE fts5 MATCH 't500'");
+  REQUIRE(check.ok());
+  REQUIRE(*check->Step());
+  CHECK(check->ColumnInt64(0) == 1);
+}
+
+}  // namespace
+}  // namespace quarry::testing

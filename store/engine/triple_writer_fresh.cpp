@@ -1,0 +1,186 @@
+// TripleWriter's bulk path for resources created in the current transaction.
+//
+// A new resource has no rows anywhere yet, so its class rows can be written whole: the classes
+// and single values an update gives it are gathered in memory, and FlushFresh() writes them
+// with multi-row INSERTs, up to kRowsPerStatement resources per statement. Superclass tables are
+// written before subclass tables, so the domain-index triggers copy mirrored values as usual.
+// Checks (domain, cardinality) happen when a value arrives, exactly as on the row-by-row path.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "store/engine/triple_writer.h"
+
+namespace quarry::engine {
+namespace {
+
+using ontology::Class;
+using ontology::Property;
+using schema::Quote;
+
+constexpr size_t kRowsPerStatement = 200;
+// Resources buffered before a flush. Large: an update applies all its rdf:type triples before
+// the other triples, so the buffer must hold a whole update's new resources to pay off.
+constexpr size_t kFreshLimit = 65536;
+
+Error ConstraintError(std::string message) { return Error(Errc::kConstraint, std::move(message)); }
+
+}  // namespace
+
+bool TripleWriter::IsFresh(int64_t subject) const { return fresh_.count(subject) > 0; }
+
+Result<Statement*> TripleWriter::BulkStatement(const std::string& key,
+                                               const std::function<std::string()>& sql) {
+  if (const auto found = bulk_statements_.find(key); found != bulk_statements_.end()) {
+    return &found->second;
+  }
+  QUARRY_ASSIGN_OR_RETURN(Statement statement, db_.Prepare(sql(), /*persistent=*/true));
+  return &bulk_statements_.emplace(key, std::move(statement)).first->second;
+}
+
+Result<void> TripleWriter::AddTypeFresh(int64_t graph, int64_t subject, const Class& cls) {
+  if (!fresh_.count(subject)) {
+    if (fresh_.size() >= kFreshLimit) QUARRY_TRY(FlushFresh());
+    fresh_order_.push_back(subject);
+  }
+  FreshResource& fresh = fresh_[subject];
+  for (const std::string& super_iri : ontology_.SuperClassesOf(cls.iri)) {
+    const Class* super = ontology_.FindClass(super_iri);
+    if (!super) continue;
+    QUARRY_ASSIGN_OR_RETURN(const int64_t class_id, OntologyId(super->iri));
+    const std::pair<int64_t, int64_t> type_row{class_id, graph};
+    if (std::find(fresh.type_rows.begin(), fresh.type_rows.end(), type_row) == fresh.type_rows.end()) {
+      fresh.type_rows.push_back(type_row);
+    }
+    if (typed_.count({subject, super})) continue;
+    fresh.classes.push_back(super);
+    typed_.insert({subject, super});
+  }
+  return Ok();
+}
+
+Result<bool> TripleWriter::InsertFresh(int64_t graph, int64_t subject, const Property& predicate,
+                                       const SqlValue& value, const Object& object, bool replace) {
+  FreshResource& fresh = fresh_.at(subject);
+  const Class* domain = ontology_.FindClass(predicate.domain);
+  if (!domain || std::find(fresh.classes.begin(), fresh.classes.end(), domain) == fresh.classes.end()) {
+    return false;  // the row exists already (or not at all): the row-by-row path decides
+  }
+  QUARRY_TRY(TouchFulltext(subject, predicate));
+  const auto [slot, added] = fresh.values.try_emplace(&predicate, value, graph);
+  if (added || slot->second.first == value) return true;
+  if (!replace) {
+    return ConstraintError(fmt::format(
+        "{} is single-valued and already holds {}; cannot add {} (use INSERT OR REPLACE)",
+        predicate.name, DescribeValue(slot->second.first, predicate.type), DescribeObject(object)));
+  }
+  slot->second = {value, graph};
+  return true;
+}
+
+Result<void> TripleWriter::FlushFresh() {
+  if (fresh_.empty()) return Ok();
+  // Superclasses first: a subclass row's insert trigger reads the mirrored value from them.
+  std::vector<const Class*> classes;
+  for (const int64_t subject : fresh_order_) {
+    for (const Class* cls : fresh_.at(subject).classes) {
+      if (std::find(classes.begin(), classes.end(), cls) == classes.end()) classes.push_back(cls);
+    }
+  }
+  std::stable_sort(classes.begin(), classes.end(), [&](const Class* a, const Class* b) {
+    return ontology_.SuperClassesOf(a->iri).size() < ontology_.SuperClassesOf(b->iri).size();
+  });
+  for (const Class* cls : classes) {
+    std::vector<int64_t> subjects;
+    for (const int64_t subject : fresh_order_) {
+      const auto& owned = fresh_.at(subject).classes;
+      if (std::find(owned.begin(), owned.end(), cls) != owned.end()) subjects.push_back(subject);
+    }
+    QUARRY_TRY(InsertClassRows(*cls, subjects));
+  }
+  QUARRY_TRY(InsertTypeRows());
+  fresh_.clear();
+  fresh_order_.clear();
+  return Ok();
+}
+
+Result<void> TripleWriter::InsertClassRows(const Class& cls, const std::vector<int64_t>& subjects) {
+  // The columns any of these resources sets; the others stay NULL.
+  std::vector<const Property*> columns;
+  for (const Property* property : ontology_.PropertiesOfDomain(cls.iri)) {
+    if (property->multi_valued()) continue;
+    for (const int64_t subject : subjects) {
+      if (fresh_.at(subject).values.count(property)) {
+        columns.push_back(property);
+        break;
+      }
+    }
+  }
+  const size_t per_row = 1 + 2 * columns.size();
+  std::string column_list = "ID";
+  for (const Property* property : columns) {
+    const schema::PropertyStorage storage = names_.StorageOf(*property);
+    column_list += fmt::format(", {}, {}", Quote(storage.column), Quote(storage.graph_column));
+  }
+  std::string row_placeholders = "(?";
+  for (size_t i = 1; i < per_row; ++i) row_placeholders += ", ?";
+  row_placeholders += ")";
+  for (size_t start = 0; start < subjects.size(); start += kRowsPerStatement) {
+    const size_t count = std::min(kRowsPerStatement, subjects.size() - start);
+    std::string key = fmt::format("{}|{}", cls.name, count);
+    for (const Property* property : columns) key += "|" + property->name;
+    QUARRY_ASSIGN_OR_RETURN(Statement * insert, BulkStatement(key, [&] {
+      std::string sql = fmt::format("INSERT INTO {} ({}) VALUES ", Quote(names_.ClassTable(cls)), column_list);
+      for (size_t i = 0; i < count; ++i) sql += (i ? ", " : "") + row_placeholders;
+      return sql;
+    }));
+    int index = 1;
+    for (size_t i = start; i < start + count; ++i) {
+      const FreshResource& fresh = fresh_.at(subjects[i]);
+      QUARRY_TRY(insert->Bind(index++, subjects[i]));
+      for (const Property* property : columns) {
+        const auto found = fresh.values.find(property);
+        if (found == fresh.values.end()) {
+          QUARRY_TRY(insert->Bind(index++, nullptr));
+          QUARRY_TRY(insert->Bind(index++, nullptr));
+        } else {
+          QUARRY_TRY(BindValue(*insert, index++, found->second.first));
+          QUARRY_TRY(insert->Bind(index++, found->second.second));
+        }
+      }
+    }
+    auto stepped = insert->Step();
+    insert->Reset();
+    QUARRY_TRY(stepped);
+  }
+  return Ok();
+}
+
+Result<void> TripleWriter::InsertTypeRows() {
+  const schema::PropertyStorage types = names_.TypeStorage();
+  std::vector<std::tuple<int64_t, int64_t, int64_t>> rows;
+  for (const int64_t subject : fresh_order_) {
+    for (const auto& [class_id, graph] : fresh_.at(subject).type_rows) rows.emplace_back(subject, class_id, graph);
+  }
+  for (size_t start = 0; start < rows.size(); start += kRowsPerStatement) {
+    const size_t count = std::min(kRowsPerStatement, rows.size() - start);
+    QUARRY_ASSIGN_OR_RETURN(Statement * insert, BulkStatement(fmt::format("type|{}", count), [&] {
+      std::string sql = fmt::format("INSERT OR IGNORE INTO {} (ID, {}, {}) VALUES ", Quote(types.table),
+                                    Quote(types.column), Quote(types.graph_column));
+      for (size_t i = 0; i < count; ++i) sql += i ? ", (?, ?, ?)" : "(?, ?, ?)";
+      return sql;
+    }));
+    int index = 1;
+    for (size_t i = start; i < start + count; ++i) {
+      QUARRY_TRY(insert->Bind(index++, std::get<0>(rows[i])));
+      QUARRY_TRY(insert->Bind(index++, std::get<1>(rows[i])));
+      QUARRY_TRY(insert->Bind(index++, std::get<2>(rows[i])));
+    }
+    auto stepped = insert->Step();
+    insert->Reset();
+    QUARRY_TRY(stepped);
+  }
+  return Ok();
+}
+
+}  // namespace quarry::engine
