@@ -115,6 +115,7 @@ class TripleWriter {
   Result<void> FlushRow(PendingRow& row);
   Result<void> TouchFulltext(int64_t subject, const ontology::Property& predicate);
   Result<void> TouchFulltextRow(int64_t subject);
+  Result<void> InsertFulltextRows(const std::vector<int64_t>& subjects);
   Result<bool> HasClassRow(int64_t subject, const ontology::Class& cls);
   Result<const std::string*> TypeRowsSql(const ontology::Class& cls);
 
@@ -124,6 +125,7 @@ class TripleWriter {
   const ontology::Property* rdf_type_ = nullptr;
   std::string fts_delete_sql_;
   std::string fts_insert_sql_;  // ?1: a JSON array of resource IDs
+  std::unordered_map<std::string, std::string> fts_insert_by_signature_;  // class IDs -> SQL
 
   std::unordered_map<std::string, int64_t> ids_;            // per transaction
   struct TypedKeyHash {

@@ -2,9 +2,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "store/engine/sql_value_io.h"
 #include "store/engine/triple_writer.h"
+#include "store/schema/fts.h"
 
 namespace quarry::engine {
 namespace {
@@ -143,19 +145,62 @@ Result<void> TripleWriter::TouchFulltextRow(int64_t subject) {
   return Ok();
 }
 
+// Full-text rows of the touched resources, grouped by their classes: each group's statement
+// looks up only the full-text properties those classes can hold (a music piece has 5 of the
+// ontology's 39), and one statement per group keeps FTS5 from flushing per row.
+Result<void> TripleWriter::InsertFulltextRows(const std::vector<int64_t>& subjects) {
+  std::string ids = "[";
+  for (size_t i = 0; i < subjects.size(); ++i) ids += (i ? "," : "") + std::to_string(subjects[i]);
+  ids += ']';
+  const schema::PropertyStorage types = names_.TypeStorage();
+  QUARRY_ASSIGN_OR_RETURN(
+      Statement * select,
+      Cached(db_, fmt::format("SELECT DISTINCT ID, {} FROM {} WHERE ID IN (SELECT value FROM "
+                              "json_each(?1)) ORDER BY ID, {}",
+                              Quote(types.column), Quote(types.table), Quote(types.column))));
+  QUARRY_TRY(select->Bind(1, std::string_view(ids)));
+  std::unordered_map<int64_t, std::string> signature_of;
+  for (;;) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, select->Step());
+    if (!has_row) break;
+    signature_of[select->ColumnInt64(0)] += std::to_string(select->ColumnInt64(1)) + ",";
+  }
+  std::map<std::string, std::vector<int64_t>> groups;
+  for (const int64_t subject : subjects) groups[signature_of[subject]].push_back(subject);
+  for (const auto& [signature, members] : groups) {
+    auto sql = fts_insert_by_signature_.find(signature);
+    if (sql == fts_insert_by_signature_.end()) {
+      std::vector<const Property*> applicable;
+      for (const Property* property : schema::FulltextProperties(ontology_)) {
+        QUARRY_ASSIGN_OR_RETURN(const int64_t domain_id, OntologyId(property->domain));
+        if (("," + signature).find("," + std::to_string(domain_id) + ",") != std::string::npos) {
+          applicable.push_back(property);
+        }
+      }
+      // No type rows (or no full-text property): look everything up, as the view does.
+      sql = fts_insert_by_signature_
+                .emplace(signature, applicable.empty() ? fts_insert_sql_
+                                                       : schema::FtsInsertRowsSql(ontology_, applicable))
+                .first;
+    }
+    std::string member_ids = "[";
+    for (size_t i = 0; i < members.size(); ++i) member_ids += (i ? "," : "") + std::to_string(members[i]);
+    member_ids += ']';
+    QUARRY_ASSIGN_OR_RETURN(Statement * insert, Cached(db_, sql->second));
+    QUARRY_TRY(insert->Bind(1, std::string_view(member_ids)));
+    QUARRY_TRY(insert->Step());
+  }
+  return Ok();
+}
+
 Result<void> TripleWriter::Finish() {
   QUARRY_TRY(Flush());
   constexpr size_t kChunk = 20000;
   for (size_t start = 0; start < fulltext_order_.size(); start += kChunk) {
-    std::string ids = "[";
-    for (size_t i = start; i < std::min(fulltext_order_.size(), start + kChunk); ++i) {
-      if (i > start) ids += ',';
-      ids += std::to_string(fulltext_order_[i]);
-    }
-    ids += ']';
-    QUARRY_ASSIGN_OR_RETURN(Statement * insert, Cached(db_, fts_insert_sql_));
-    QUARRY_TRY(insert->Bind(1, std::string_view(ids)));
-    QUARRY_TRY(insert->Step());
+    const auto first = fulltext_order_.begin() + static_cast<std::ptrdiff_t>(start);
+    const auto last = fulltext_order_.begin() +
+                      static_cast<std::ptrdiff_t>(std::min(fulltext_order_.size(), start + kChunk));
+    QUARRY_TRY(InsertFulltextRows(std::vector<int64_t>(first, last)));
   }
   fulltext_touched_.clear();
   fulltext_order_.clear();

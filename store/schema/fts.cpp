@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "store/schema/names.h"
 
 namespace quarry::schema {
@@ -81,15 +83,21 @@ namespace {
 // One resource's full-text values, computed once (MATERIALIZED: SQLite would otherwise inline
 // the view and evaluate every value subquery twice, once for the row and once for the
 // "has any text" test), then kept only when some value is present.
+// `applicable`: the properties that can hold values for these resources (their classes are
+// the properties' domains); the others are NULL without a look-up. Empty = all of them.
 std::string RowValuesCte(const ontology::Ontology& ontology,
                          const std::vector<const ontology::Property*>& properties,
-                         std::string_view rows) {
+                         std::string_view rows,
+                         const std::vector<const ontology::Property*>& applicable = {}) {
   const Names names(ontology);
   std::string select = "R.ID AS ID";
   std::string any_value = "coalesce(NULL";
   for (const ontology::Property* property : properties) {
-    select += fmt::format(", {} AS {}", ValueExpression(names, *property), Quote(property->name));
-    any_value += ", " + Quote(property->name);
+    const bool used = applicable.empty() ||
+                      std::find(applicable.begin(), applicable.end(), property) != applicable.end();
+    select += fmt::format(", {} AS {}", used ? ValueExpression(names, *property) : "NULL",
+                          Quote(property->name));
+    if (used) any_value += ", " + Quote(property->name);
   }
   return fmt::format(
       "WITH row_values AS MATERIALIZED (SELECT {} FROM {} AS R WHERE {}), "
@@ -115,11 +123,13 @@ std::string FtsInsertRowSql(const ontology::Ontology& ontology) {
                      ColumnList(properties, ""));
 }
 
-std::string FtsInsertRowsSql(const ontology::Ontology& ontology) {
+std::string FtsInsertRowsSql(const ontology::Ontology& ontology,
+                             const std::vector<const ontology::Property*>& applicable) {
   const auto properties = FulltextProperties(ontology);
   if (properties.empty()) return {};
   return fmt::format("{}INSERT INTO {}(rowid{}) SELECT ID{} FROM indexed",
-                     RowValuesCte(ontology, properties, "R.ID IN (SELECT value FROM json_each(?1))"),
+                     RowValuesCte(ontology, properties, "R.ID IN (SELECT value FROM json_each(?1))",
+                                  applicable),
                      kFtsTable, ColumnList(properties, ""), ColumnList(properties, ""));
 }
 

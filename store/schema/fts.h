@@ -27,6 +27,8 @@ std::string FtsDeleteRowSql(const ontology::Ontology& ontology);
 std::string FtsInsertRowSql(const ontology::Ontology& ontology);
 // The same for many resources at once: ?1 is a JSON array of IDs. One statement for a whole
 // batch matters: FTS5 flushes its pending terms at every statement boundary.
-std::string FtsInsertRowsSql(const ontology::Ontology& ontology);
+// `applicable` narrows the look-ups to properties the resources can have (empty = all).
+std::string FtsInsertRowsSql(const ontology::Ontology& ontology,
+                             const std::vector<const ontology::Property*>& applicable = {});
 
 }  // namespace quarry::schema
