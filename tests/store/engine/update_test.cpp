@@ -256,7 +256,7 @@ TEST_CASE("new resources take the bulk path with the same checks and the same re
   REQUIRE(*check->Step());
   CHECK(check->ColumnInt64(0) == 1);
   // Rows grouped by class signature (songs, artists) leave a consistent index.
-  store.Update(kPrefixes + "INSERT DATA { <urn:art> a ex:Artist ; ex:name \"Zoë\" . <urn:m1> ex:genre \"Polka\" }");
+  store.Update(kPrefixes + "INSERT DATA { <urn:art> a ex:Artist ; ex:name \"Zoë\" . <urn:m1> ex:keyword \"Polka\" }");
   CHECK(store.Rows(kPrefixes + "SELECT ?n { ?a ex:name ?n }") == std::vector<std::string>{"Zoë"});
   REQUIRE(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
   auto zoe = store->database().Prepare("SELECT rowid FROM fts5 WHERE fts5 MATCH 'zoe OR polka' ORDER BY rowid");
