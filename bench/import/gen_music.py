@@ -31,7 +31,8 @@ import datetime
 import random
 import sys
 
-import sql_formats  # sibling module: the sql and sql-layout formats
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree for the sibling import
+import sql_formats  # noqa: E402  (sibling module: the sql and sql-layout formats)
 
 PREFIXES = [
     ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
