@@ -110,6 +110,12 @@ std::string DescribeObject(const Object& object) {
   return DescribeValue(stored.value, stored.type);
 }
 
+Error SecondValueError(const Property& predicate, const SqlValue& current, const Object& object) {
+  return ConstraintError(fmt::format(
+      "{} is single-valued and already holds {}; cannot add {} (use INSERT OR REPLACE)",
+      predicate.name, DescribeValue(current, predicate.type), DescribeObject(object)));
+}
+
 Result<const Class*> TripleWriter::ClassOf(const Object& object) {
   if (const auto* term = std::get_if<RdfTerm>(&object)) {
     if (term->kind != RdfTerm::Kind::kIri) {
@@ -310,9 +316,7 @@ Result<void> TripleWriter::InsertSingleNow(int64_t graph, int64_t subject, const
   const SqlValue current = ReadValue(*select, 0);
   select->Reset();
   if (current == value) return Ok();
-  return ConstraintError(fmt::format(
-      "{} is single-valued and already holds {}; cannot add {} (use INSERT OR REPLACE)",
-      predicate.name, DescribeValue(current, predicate.type), DescribeObject(object)));
+  return SecondValueError(predicate, current, object);
 }
 
 // "INSERT OR IGNORE INTO types VALUES (?1, id1, ?2), (?1, id2, ?2), ..." for a class and its

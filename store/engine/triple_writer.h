@@ -39,6 +39,9 @@ struct StoredValue {
 };
 using Object = std::variant<RdfTerm, ResourceRef, StoredValue>;
 std::string DescribeObject(const Object& object);
+// The error for a second value of a single-valued property (both write paths use it).
+Error SecondValueError(const ontology::Property& predicate, const SqlValue& current,
+                       const Object& object);
 
 // Blank-node labels of one update operation (or one solution of a template) → fresh IDs.
 using BlankScope = std::unordered_map<std::string, int64_t>;

@@ -23,8 +23,6 @@ constexpr size_t kRowsPerStatement = 200;
 // the other triples, so the buffer must hold a whole update's new resources to pay off.
 constexpr size_t kFreshLimit = 65536;
 
-Error ConstraintError(std::string message) { return Error(Errc::kConstraint, std::move(message)); }
-
 }  // namespace
 
 bool TripleWriter::IsFresh(int64_t subject) const { return fresh_.count(subject) > 0; }
@@ -69,11 +67,7 @@ Result<bool> TripleWriter::InsertFresh(int64_t graph, int64_t subject, const Pro
   QUARRY_TRY(TouchFulltext(subject, predicate));
   const auto [slot, added] = fresh.values.try_emplace(&predicate, value, graph);
   if (added || slot->second.first == value) return true;
-  if (!replace) {
-    return ConstraintError(fmt::format(
-        "{} is single-valued and already holds {}; cannot add {} (use INSERT OR REPLACE)",
-        predicate.name, DescribeValue(slot->second.first, predicate.type), DescribeObject(object)));
-  }
+  if (!replace) return SecondValueError(predicate, slot->second.first, object);
   slot->second = {value, graph};
   return true;
 }
