@@ -16,15 +16,19 @@ void AddStoreOptions(CLI::App& command, StoreArgs& args) {
       ->type_name("DIR");
   command
       .add_option("--ontology", args.ontology,
-                  "Ontology directory (default: " + engine::DefaultOntologyDir().string() + ")")
+                  "Ontology directory (default: " + engine::DefaultOntologyDir().string() +
+                      "), or \"none\": a new database in open mode, storing any predicate")
       ->type_name("DIR");
 }
 
 Result<std::unique_ptr<engine::Store>> OpenStore(const StoreArgs& args) {
   engine::StoreOptions options;
   options.directory = args.database;
-  options.ontology_dir =
-      args.ontology.empty() ? engine::DefaultOntologyDir() : std::filesystem::path(args.ontology);
+  // "none": open mode (SCHEMA.md), the base ontology plus the quad table for anything else.
+  options.open_mode = args.ontology == "none";
+  options.ontology_dir = args.ontology.empty() || options.open_mode
+                             ? engine::DefaultOntologyDir()
+                             : std::filesystem::path(args.ontology);
   return engine::Store::Open(options);
 }
 

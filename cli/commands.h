@@ -7,17 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "cli/bus_sparql.h"
 #include "cli/cli_common.h"
 
 namespace quarry::cli {
 
 struct SparqlArgs {
-  StoreArgs store;
+  StoreArgs store;  // no --database: the running quarry-store (cli/bus_sparql.h)
+  BusQueryArgs bus;
   std::string query;
   std::string query_file;
   std::string update;
   std::string update_file;
-  std::string format = "table";
+  std::string format;  // empty: table for solutions, turtle for triples
   bool explain = false;
   std::vector<std::string> params;  // NAME=VALUE
 };

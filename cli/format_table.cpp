@@ -2,13 +2,13 @@
 // (a language tag is appended as @lang); unbound values are empty.
 #include <fmt/format.h>
 
-#include "cli/result_writers.h"
+#include "cli/result_format.h"
 #include "cli/text_table.h"
 
 namespace quarry::cli {
 namespace {
 
-class TableWriter final : public ResultWriter {
+class TableWriter final : public engine::results::ResultWriter {
  public:
   explicit TableWriter(std::ostream& out) : out_(out) {}
 
@@ -40,7 +40,7 @@ class TableWriter final : public ResultWriter {
 
 }  // namespace
 
-std::unique_ptr<ResultWriter> MakeTableWriter(std::ostream& out) {
+std::unique_ptr<engine::results::ResultWriter> MakeTableWriter(std::ostream& out) {
   return std::make_unique<TableWriter>(out);
 }
 

@@ -3,10 +3,13 @@
 //   quarry import   --database DIR [--graph G] FILE...
 //   quarry export   --database DIR [--graph G] [--format turtle|trig]
 //   quarry ontology --database DIR
+//   quarry sparql (without --database), daemon start|stop|status, status, backup, restore:
+//   the running quarry-store over D-Bus (cli/store_commands.h, cli/bus_sparql.h)
 // Exit codes: 0 success, 1 a failed operation (message on stderr), 2 a usage error.
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/store_commands.h"
 
 int main(int argc, char** argv) {
   using namespace quarry::cli;
@@ -22,6 +25,13 @@ int main(int argc, char** argv) {
   CLI::App* const import_command = AddImportCommand(app, import);
   CLI::App* const export_command = AddExportCommand(app, export_args);
   CLI::App* const ontology_command = AddOntologyCommand(app, ontology);
+  DaemonArgs daemon;
+  BackupArgs backup;
+  BackupArgs restore;
+  CLI::App* const daemon_command = AddDaemonCommand(app, daemon);
+  CLI::App* const status_command = AddStatusCommand(app);
+  CLI::App* const backup_command = AddBackupCommand(app, backup);
+  CLI::App* const restore_command = AddRestoreCommand(app, restore);
 
   try {
     app.parse(argc, argv);
@@ -33,5 +43,9 @@ int main(int argc, char** argv) {
   if (import_command->parsed()) return RunImport(import);
   if (export_command->parsed()) return RunExport(export_args);
   if (ontology_command->parsed()) return RunOntology(ontology);
+  if (daemon_command->parsed()) return RunDaemon(daemon);
+  if (status_command->parsed()) return RunStatus();
+  if (backup_command->parsed()) return RunBackup(backup);
+  if (restore_command->parsed()) return RunRestore(restore);
   return kExitUsage;
 }

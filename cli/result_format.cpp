@@ -1,17 +1,25 @@
 #include "cli/result_format.h"
 
-#include "cli/result_writers.h"
-
 namespace quarry::cli {
 namespace {
 
+using engine::results::ResultWriter;
+
+// Solution formats only (the caller has ruled out graph formats).
 std::unique_ptr<ResultWriter> MakeWriter(ResultFormat format, std::ostream& out) {
   switch (format) {
-    case ResultFormat::kTable: return MakeTableWriter(out);
-    case ResultFormat::kJson: return MakeJsonWriter(out);
-    case ResultFormat::kXml: return MakeXmlWriter(out);
-    case ResultFormat::kCsv: return MakeCsvWriter(out);
-    case ResultFormat::kTsv: return MakeTsvWriter(out);
+    case ResultFormat::kJson:
+      return engine::results::MakeJsonWriter(out);
+    case ResultFormat::kXml:
+      return engine::results::MakeXmlWriter(out);
+    case ResultFormat::kCsv:
+      return engine::results::MakeCsvWriter(out);
+    case ResultFormat::kTsv:
+      return engine::results::MakeTsvWriter(out);
+    case ResultFormat::kTable:
+    case ResultFormat::kTurtle:
+    case ResultFormat::kNTriples:
+      break;
   }
   return MakeTableWriter(out);
 }
@@ -24,24 +32,21 @@ std::optional<ResultFormat> ResultFormatFromName(std::string_view name) {
   if (name == "xml") return ResultFormat::kXml;
   if (name == "csv") return ResultFormat::kCsv;
   if (name == "tsv") return ResultFormat::kTsv;
+  if (name == "turtle") return ResultFormat::kTurtle;
+  if (name == "ntriples") return ResultFormat::kNTriples;
+  return std::nullopt;
+}
+
+std::optional<engine::results::GraphFormat> GraphFormatOf(ResultFormat format) {
+  if (format == ResultFormat::kTurtle) return engine::results::GraphFormat::kTurtle;
+  if (format == ResultFormat::kNTriples) return engine::results::GraphFormat::kNTriples;
   return std::nullopt;
 }
 
 Result<uint64_t> WriteSelectResults(engine::Cursor& cursor, ResultFormat format,
                                     std::ostream& out) {
   const std::unique_ptr<ResultWriter> writer = MakeWriter(format, out);
-  std::vector<std::string> variables;
-  for (int i = 0; i < cursor.ColumnCount(); ++i) variables.push_back(cursor.VariableName(i));
-  writer->Begin(variables);
-  uint64_t rows = 0;
-  for (;;) {
-    QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
-    if (!has_row) break;
-    writer->Row(cursor);
-    ++rows;
-  }
-  writer->End(rows);
-  return rows;
+  return engine::results::WriteSolutions(cursor, *writer);
 }
 
 void WriteAskResult(bool answer, ResultFormat format, std::ostream& out) {

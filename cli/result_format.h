@@ -1,11 +1,11 @@
 // Query results on stdout in the formats `quarry sparql --format` offers: an aligned table for
-// people, and the W3C formats for programs — SPARQL 1.1 Query Results JSON, SPARQL Query
-// Results XML, and SPARQL 1.1 CSV / TSV (TSV with terms in N-Triples/Turtle syntax).
-// Rows are written as the cursor produces them (the table, which needs column widths, buffers).
+// people; for programs the W3C solution formats (store/engine/results/result_writer.h: JSON,
+// XML, CSV, TSV) and, for CONSTRUCT/DESCRIBE, Turtle and N-Triples (results/graph_writer.h).
 // Thread-safety: the thread that owns the cursor.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -14,17 +14,25 @@
 
 #include "store/common/result.h"
 #include "store/engine/cursor.h"
+#include "store/engine/results/graph_writer.h"
+#include "store/engine/results/result_writer.h"
 
 namespace quarry::cli {
 
-enum class ResultFormat { kTable, kJson, kXml, kCsv, kTsv };
+enum class ResultFormat { kTable, kJson, kXml, kCsv, kTsv, kTurtle, kNTriples };
 
-inline const std::vector<std::string> kResultFormatNames = {"table", "json", "xml", "csv", "tsv"};
+inline const std::vector<std::string> kResultFormatNames = {"table", "json",   "xml",     "csv",
+                                                            "tsv",   "turtle", "ntriples"};
 std::optional<ResultFormat> ResultFormatFromName(std::string_view name);
+// The graph format of kTurtle / kNTriples; nullopt for the solution formats.
+std::optional<engine::results::GraphFormat> GraphFormatOf(ResultFormat format);
 
-// Steps `cursor` to the end, writing every row; returns the number of rows.
+// Steps `cursor` to the end, writing every row in a solution format; returns the number of rows.
 Result<uint64_t> WriteSelectResults(engine::Cursor& cursor, ResultFormat format, std::ostream& out);
 // The answer of an ASK query.
 void WriteAskResult(bool answer, ResultFormat format, std::ostream& out);
+
+// The table format (format_table.cpp).
+std::unique_ptr<engine::results::ResultWriter> MakeTableWriter(std::ostream& out);
 
 }  // namespace quarry::cli

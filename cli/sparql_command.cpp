@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/result_format.h"
-#include "store/sparql/parser.h"
+#include "store/sparql/ast.h"
 
 namespace quarry::cli {
 namespace {
@@ -29,11 +29,47 @@ Result<std::string> RequestText(const std::string& inline_text, const std::strin
   return inline_text;
 }
 
-bool IsAsk(std::string_view text, const ontology::Ontology& ontology) {
-  sparql::ParseOptions options;
-  options.prefixes = ontology.prefixes();
-  const auto query = sparql::ParseQuery(text, options);
-  return query && query->form == sparql::QueryForm::kAsk;
+// CONSTRUCT and DESCRIBE print triples (Turtle by default), SELECT and ASK solutions (a table).
+int RunGraphQuery(engine::Store& store, const std::string& text, const sparql::Query& parsed,
+                  const engine::QueryParameters& parameters, const std::string& format_name) {
+  const ResultFormat format = ResultFormatFromName(format_name).value_or(ResultFormat::kTurtle);
+  const std::optional<engine::results::GraphFormat> graph_format = GraphFormatOf(format);
+  if (!graph_format) {
+    return ReportError("query", Error(Errc::kInvalidArgument,
+                                      fmt::format("--format {} is for SELECT and ASK results; a "
+                                                  "graph query prints turtle or ntriples",
+                                                  format_name)));
+  }
+  const auto triples = store.QueryGraph(text, parameters);
+  if (!triples) return ReportError("query", triples.error());
+  const auto written =
+      engine::results::WriteGraph(*triples, *graph_format, parsed.prefixes, std::cout);
+  if (!written) return ReportError("query", written.error());
+  return 0;
+}
+
+int RunSolutionQuery(engine::Store& store, const std::string& text, const sparql::Query& parsed,
+                     const engine::QueryParameters& parameters, const std::string& format_name) {
+  const ResultFormat format = ResultFormatFromName(format_name).value_or(ResultFormat::kTable);
+  if (GraphFormatOf(format)) {
+    const std::string_view form = parsed.form == sparql::QueryForm::kAsk ? "ASK" : "SELECT";
+    return ReportError("query", Error(Errc::kInvalidArgument,
+                                      fmt::format("--format {} is for CONSTRUCT and DESCRIBE "
+                                                  "results; a {} query prints table, json, xml, "
+                                                  "csv or tsv",
+                                                  format_name, form)));
+  }
+  auto cursor = store.Query(text, parameters);
+  if (!cursor) return ReportError("query", cursor.error());
+  if (parsed.form == sparql::QueryForm::kAsk) {
+    const auto has_row = cursor->Next();
+    if (!has_row) return ReportError("query", has_row.error());
+    WriteAskResult(*has_row && cursor->GetInteger(0) != 0, format, std::cout);
+    return 0;
+  }
+  const auto rows = WriteSelectResults(*cursor, format, std::cout);
+  if (!rows) return ReportError("query", rows.error());
+  return 0;
 }
 
 int RunQuery(engine::Store& store, const std::string& text, const SparqlArgs& args) {
@@ -43,19 +79,15 @@ int RunQuery(engine::Store& store, const std::string& text, const SparqlArgs& ar
     std::cout << *plan;
     return 0;
   }
+  const auto parsed = store.Parse(text);
+  if (!parsed) return ReportError("query", parsed.error());
   engine::QueryParameters parameters;
   for (const std::string& param : args.params) parameters.insert(ParseParam(param));
-  auto cursor = store.Query(text, parameters);
-  if (!cursor) return ReportError("query", cursor.error());
-  const ResultFormat format = ResultFormatFromName(args.format).value_or(ResultFormat::kTable);
-  if (IsAsk(text, store.ontology())) {
-    const auto has_row = cursor->Next();
-    if (!has_row) return ReportError("query", has_row.error());
-    WriteAskResult(*has_row && cursor->GetInteger(0) != 0, format, std::cout);
-    return 0;
-  }
-  const auto rows = WriteSelectResults(*cursor, format, std::cout);
-  if (!rows) return ReportError("query", rows.error());
+  const bool is_graph = parsed->form == sparql::QueryForm::kConstruct ||
+                        parsed->form == sparql::QueryForm::kDescribe;
+  const int status = is_graph ? RunGraphQuery(store, text, *parsed, parameters, args.format)
+                              : RunSolutionQuery(store, text, *parsed, parameters, args.format);
+  if (status != 0) return status;
   std::cout.flush();
   if (!std::cout) return ReportError("query", Error(Errc::kIo, "cannot write the results"));
   return 0;
@@ -66,6 +98,7 @@ int RunQuery(engine::Store& store, const std::string& text, const SparqlArgs& ar
 CLI::App* AddSparqlCommand(CLI::App& app, SparqlArgs& args) {
   CLI::App* command = app.add_subcommand("sparql", "Run a SPARQL query or update");
   AddStoreOptions(*command, args.store);
+  AddBusQueryOptions(*command, args.bus);
   CLI::Option_group* request = command->add_option_group("request", "What to run (exactly one)");
   request->add_option("-q,--query", args.query, "SPARQL query text");
   request->add_option("--query-file", args.query_file, "File holding a SPARQL query (- = stdin)")
@@ -77,9 +110,11 @@ CLI::App* AddSparqlCommand(CLI::App& app, SparqlArgs& args) {
                    "run in one transaction (- = stdin)")
       ->type_name("FILE");
   request->require_option(1);
-  command->add_option("-f,--format", args.format, "Result format")
-      ->check(CLI::IsMember(kResultFormatNames))
-      ->capture_default_str();
+  command
+      ->add_option("-f,--format", args.format,
+                   "Result format: table (default), json, xml, csv or tsv for SELECT and ASK; "
+                   "turtle (default) or ntriples for CONSTRUCT and DESCRIBE")
+      ->check(CLI::IsMember(kResultFormatNames));
   command->add_flag("--explain", args.explain,
                     "Print the SQL a query compiles to and SQLite's plan instead of its results");
   command
@@ -100,6 +135,7 @@ int RunSparql(const SparqlArgs& args) {
   const auto text = is_update ? RequestText(args.update, args.update_file)
                               : RequestText(args.query, args.query_file);
   if (!text) return ReportError({}, text.error());
+  if (args.store.database.empty()) return RunBusSparql(args, *text, is_update);
   auto store = OpenStore(args.store);
   if (!store) return ReportError({}, store.error());
   if (!is_update) return RunQuery(**store, *text, args);

@@ -1,78 +1,64 @@
+// The public classes forward to their backend (backend.h); the paths differ only there.
 #include "quarry/connection.h"
 
-#include "store/engine/store.h"
+#include "store/client/backend.h"
+#include "store/ontology/ontology.h"
 
 namespace quarry {
-
-class Cursor::Impl {
- public:
-  explicit Impl(engine::Cursor cursor) : cursor(std::move(cursor)) {}
-  engine::Cursor cursor;
-};
-
-class Connection::Impl {
- public:
-  std::unique_ptr<engine::Store> store;
-};
-
-class Statement::Impl {
- public:
-  engine::Store* store = nullptr;
-  sparql::SqlQuery compiled;
-  engine::QueryParameters parameters;
-};
 
 Cursor::Cursor(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Cursor::Cursor(Cursor&&) noexcept = default;
 Cursor& Cursor::operator=(Cursor&&) noexcept = default;
 Cursor::~Cursor() = default;
-Result<bool> Cursor::Next() { return impl_->cursor.Next(); }
-int Cursor::ColumnCount() const { return impl_->cursor.ColumnCount(); }
-const std::string& Cursor::VariableName(int column) const { return impl_->cursor.VariableName(column); }
-ValueKind Cursor::Kind(int column) const { return static_cast<ValueKind>(impl_->cursor.Kind(column)); }
-bool Cursor::IsBound(int column) const { return impl_->cursor.IsBound(column); }
-std::string_view Cursor::GetString(int column) { return impl_->cursor.GetString(column); }
-std::string_view Cursor::GetLanguage(int column) { return impl_->cursor.GetLanguage(column); }
-int64_t Cursor::GetInteger(int column) const { return impl_->cursor.GetInteger(column); }
-double Cursor::GetDouble(int column) const { return impl_->cursor.GetDouble(column); }
-bool Cursor::GetBoolean(int column) const { return impl_->cursor.GetBoolean(column); }
-
-namespace {
-Cursor Wrap(engine::Cursor cursor) {
-  return Cursor(std::make_unique<Cursor::Impl>(std::move(cursor)));
-}
-}  // namespace
+Result<bool> Cursor::Next() { return impl_->Next(); }
+int Cursor::ColumnCount() const { return impl_->ColumnCount(); }
+const std::string& Cursor::VariableName(int column) const { return impl_->VariableName(column); }
+ValueKind Cursor::Kind(int column) const { return impl_->Kind(column); }
+bool Cursor::IsBound(int column) const { return impl_->Kind(column) != ValueKind::kUnbound; }
+std::string_view Cursor::GetString(int column) { return impl_->GetString(column); }
+std::string_view Cursor::GetLanguage(int column) { return impl_->GetLanguage(column); }
+int64_t Cursor::GetInteger(int column) const { return impl_->GetInteger(column); }
+double Cursor::GetDouble(int column) const { return impl_->GetDouble(column); }
+bool Cursor::GetBoolean(int column) const { return impl_->GetBoolean(column); }
 
 Connection::Connection(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Connection::~Connection() = default;
 
 Result<std::unique_ptr<Connection>> Connection::Open(const Options& options) {
-  auto store = engine::Store::Open({options.database, options.ontology, options.read_only});
-  if (!store) return std::move(store).error();
-  auto impl = std::make_unique<Impl>();
-  impl->store = std::move(*store);
+  QUARRY_ASSIGN_OR_RETURN(std::unique_ptr<Impl> impl, OpenDirectBackend(options));
   return std::unique_ptr<Connection>(new Connection(std::move(impl)));
 }
 
-Result<Cursor> Connection::Query(std::string_view sparql) {
-  QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, impl_->store->Query(sparql));
-  return Wrap(std::move(cursor));
+Result<std::unique_ptr<Connection>> Connection::Direct(const std::filesystem::path& database,
+                                                       const std::filesystem::path& ontology) {
+  return Open({database, ontology, /*read_only=*/true});
 }
 
-Result<Statement> Connection::Prepare(std::string_view sparql) {
-  QUARRY_ASSIGN_OR_RETURN(sparql::SqlQuery compiled, impl_->store->Compile(sparql));
-  auto impl = std::make_unique<Statement::Impl>();
-  impl->store = impl_->store.get();
-  impl->compiled = std::move(compiled);
-  return Statement(std::move(impl));
+Result<std::unique_ptr<Connection>> Connection::Bus(const BusOptions& options) {
+  QUARRY_ASSIGN_OR_RETURN(std::unique_ptr<Impl> impl, OpenBusBackend(options));
+  return std::unique_ptr<Connection>(new Connection(std::move(impl)));
 }
 
-Result<void> Connection::Update(std::string_view sparql) { return impl_->store->Update(sparql); }
+Result<Cursor> Connection::Query(std::string_view sparql) { return impl_->Query(sparql); }
+Result<Statement> Connection::Prepare(std::string_view sparql) { return impl_->Prepare(sparql); }
+Result<void> Connection::Update(std::string_view sparql) {
+  const std::string request(sparql);
+  return impl_->UpdateBatch(std::span<const std::string>(&request, 1));
+}
 Batch Connection::CreateBatch() { return Batch(*this); }
-Result<std::string> Connection::Explain(std::string_view sparql) { return impl_->store->Explain(sparql); }
-bool Connection::writable() const { return impl_->store->writable(); }
+Result<std::string> Connection::Explain(std::string_view sparql) { return impl_->Explain(sparql); }
+bool Connection::writable() const { return impl_->writable(); }
+void Connection::SetQueryTransport(QueryTransport transport) { impl_->SetQueryTransport(transport); }
+void Connection::SetUpdateSource(std::string source) { impl_->SetUpdateSource(std::move(source)); }
+Result<StoreStatus> Connection::Status() { return impl_->Status(); }
+Result<void> Connection::Backup(const std::filesystem::path& file) {
+  return impl_->Backup(std::filesystem::absolute(file));
+}
+Result<void> Connection::Restore(const std::filesystem::path& file) {
+  return impl_->Restore(std::filesystem::absolute(file));
+}
 
-Result<void> Batch::Execute() { return connection_.impl_->store->UpdateBatch(updates_); }
+Result<void> Batch::Execute() { return connection_.impl_->UpdateBatch(updates_); }
 
 Statement::Statement(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Statement::Statement(Statement&&) noexcept = default;
@@ -102,10 +88,6 @@ void Statement::BindDateTime(const std::string& name, std::string lexical) {
   impl_->parameters[name] = schema::RdfTerm::Literal(std::move(lexical), Xsd("dateTime"));
 }
 void Statement::ClearBindings() { impl_->parameters.clear(); }
-
-Result<Cursor> Statement::Execute() {
-  QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, impl_->store->Run(impl_->compiled, impl_->parameters));
-  return Wrap(std::move(cursor));
-}
+Result<Cursor> Statement::Execute() { return impl_->Execute(); }
 
 }  // namespace quarry

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <cstdlib>
+
 #include "store/common/datetime.h"
 
 namespace quarry::engine {
@@ -33,6 +35,30 @@ std::string_view BlobText(const Statement& statement, int column) {
 }
 
 std::string Xsd(std::string_view local) { return std::string(ontology::iri::kXsd) + std::string(local); }
+
+// kTerm columns (quad_table.h TermOutputSql): a tag, then the IRI, "_:b<ID>", text, or
+// datatype 0x1F lexical.
+ValueKind TermKind(std::string_view text) {
+  if (text.empty()) return ValueKind::kString;
+  switch (text[0]) {
+    case 'I': return ValueKind::kIri;
+    case 'B': return ValueKind::kBlankNode;
+    case 'L': break;
+    default: return ValueKind::kString;
+  }
+  const std::string_view datatype = text.substr(1, text.find('\x1f') - 1);
+  if (datatype == Xsd("integer")) return ValueKind::kInteger;
+  if (datatype == Xsd("double")) return ValueKind::kDouble;
+  if (datatype == Xsd("boolean")) return ValueKind::kBoolean;
+  return ValueKind::kString;  // any other datatype: its lexical form, GetDatatype() names it
+}
+
+std::string_view TermLexical(std::string_view text) {
+  if (text.empty()) return text;
+  if (text[0] != 'L') return text.substr(1);
+  const size_t separator = text.find('\x1f');
+  return separator == std::string_view::npos ? text.substr(1) : text.substr(separator + 1);
+}
 
 }  // namespace
 
@@ -74,6 +100,8 @@ ValueKind Cursor::Kind(int column) const {
       return KindOfType(output.type);
     case ColumnKind::kResourceId:
       return ValueKind::kInteger;
+    case ColumnKind::kTerm:
+      return TermKind(statement_.ColumnText(column));
     case ColumnKind::kDynamic:
       break;
   }
@@ -86,6 +114,10 @@ ValueKind Cursor::Kind(int column) const {
 
 std::string_view Cursor::GetString(int column) {
   const ValueKind kind = Kind(column);
+  if (columns_[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
+      kind != ValueKind::kLangString) {
+    return TermLexical(statement_.ColumnText(column));
+  }
   std::string& scratch = scratch_[column];
   switch (kind) {
     case ValueKind::kUnbound:
@@ -114,6 +146,30 @@ std::string_view Cursor::GetString(int column) {
   return statement_.ColumnText(column);
 }
 
+std::string Cursor::GetDatatype(int column) {
+  const ValueKind kind = Kind(column);
+  if (columns_[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
+      kind != ValueKind::kLangString) {
+    const std::string_view text = statement_.ColumnText(column);
+    if (text.substr(0, 1) == "S") return Xsd("string");
+    if (text.substr(0, 1) == "L") return std::string(text.substr(1, text.find('\x1f') - 1));
+    return {};
+  }
+  switch (kind) {
+    case ValueKind::kString:
+      if (columns_[column].kind == ColumnKind::kLiteral && columns_[column].type == ValueType::kDate) {
+        return Xsd("date");
+      }
+      return Xsd("string");
+    case ValueKind::kInteger: return Xsd("integer");
+    case ValueKind::kDouble: return Xsd("double");
+    case ValueKind::kBoolean: return Xsd("boolean");
+    case ValueKind::kDateTime: return Xsd("dateTime");
+    case ValueKind::kLangString: return std::string(ontology::iri::kRdf) + "langString";
+    default: return {};
+  }
+}
+
 std::string_view Cursor::GetLanguage(int column) {
   if (statement_.ColumnType(column) != SQLITE_BLOB) return {};
   const std::string_view bytes = BlobText(statement_, column);
@@ -121,12 +177,26 @@ std::string_view Cursor::GetLanguage(int column) {
   return nul == std::string_view::npos ? std::string_view() : bytes.substr(nul + 1);
 }
 
-int64_t Cursor::GetInteger(int column) const { return statement_.ColumnInt64(column); }
-double Cursor::GetDouble(int column) const { return statement_.ColumnDouble(column); }
+int64_t Cursor::GetInteger(int column) const {
+  if (columns_[column].kind != ColumnKind::kTerm) return statement_.ColumnInt64(column);
+  const std::string lexical(TermLexical(statement_.ColumnText(column)));
+  return lexical == "true" ? 1 : std::strtoll(lexical.c_str(), nullptr, 10);
+}
+
+double Cursor::GetDouble(int column) const {
+  if (columns_[column].kind != ColumnKind::kTerm) return statement_.ColumnDouble(column);
+  return std::strtod(std::string(TermLexical(statement_.ColumnText(column))).c_str(), nullptr);
+}
 
 std::optional<schema::RdfTerm> Cursor::GetTerm(int column) {
   const ValueKind kind = Kind(column);
   const std::string value(GetString(column));
+  if (columns_[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
+      kind != ValueKind::kLangString && kind != ValueKind::kIri && kind != ValueKind::kBlankNode) {
+    std::string datatype = GetDatatype(column);
+    if (datatype == Xsd("string")) datatype.clear();
+    return schema::RdfTerm::Literal(value, std::move(datatype));
+  }
   switch (kind) {
     case ValueKind::kUnbound: return std::nullopt;
     case ValueKind::kIri: return schema::RdfTerm::Iri(value);

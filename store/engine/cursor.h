@@ -52,6 +52,9 @@ class Cursor {
   // The lexical form (IRI, literal text, "_:b12"); empty when unbound.
   std::string_view GetString(int column);
   std::string_view GetLanguage(int column);
+  // The datatype IRI of a literal (xsd:string for plain text, rdf:langString when tagged);
+  // empty for IRIs, blank nodes and unbound values. Open-mode columns keep any datatype.
+  std::string GetDatatype(int column);
   int64_t GetInteger(int column) const;
   double GetDouble(int column) const;
   bool GetBoolean(int column) const { return GetInteger(column) != 0; }

@@ -1,6 +1,8 @@
-// SQL functions the SPARQL compiler emits and SQLite lacks (quarry_text, quarry_lang,
-// quarry_datetime, quarry_regex, quarry_lower, quarry_upper). Registered on every connection
-// that runs compiled queries, including read-only direct-access ones.
+// SQL functions the SPARQL compiler emits and SQLite lacks: quarry_text, quarry_lang,
+// quarry_datetime, quarry_lower, quarry_upper here; the SPARQL function library in
+// sql_string_functions.cpp, sql_term_functions.cpp, sql_tracker_functions.cpp; full text in
+// sql_fts_functions.cpp. Registered on every connection that runs compiled queries, including
+// read-only direct-access ones.
 #pragma once
 
 #include <sqlite3.h>
@@ -10,5 +12,7 @@
 namespace quarry::engine {
 
 Result<void> RegisterSqlFunctions(sqlite3* db);
+// quarry_fts_query() and the FTS5 auxiliary function quarry_offsets() (sql_fts_functions.cpp).
+Result<void> RegisterFtsFunctions(sqlite3* db);
 
 }  // namespace quarry::engine

@@ -4,12 +4,15 @@
 
 #include <system_error>
 
+#include "store/engine/construct_executor.h"
 #include "store/engine/migrate.h"
+#include "store/engine/quad_writer.h"
 #include "store/engine/query_executor.h"
 #include "store/engine/sql_functions.h"
 #include "store/engine/sqlite/transaction.h"
 #include "store/engine/triple_writer.h"
 #include "store/engine/update_executor.h"
+#include "store/schema/names.h"
 #include "store/sparql/parser.h"
 #include "store/sparql/translate/translator.h"
 
@@ -29,6 +32,22 @@ sparql::ParseOptions ParseOptionsFor(const ontology::Ontology& ontology) {
   options.prefixes.emplace("tracker", std::string(ontology::iri::kTracker));
   options.prefixes.emplace("fts", "http://tracker.api.gnome.org/ontology/v3/fts#");
   return options;
+}
+
+// Open mode is asked for (a new database only) or found (the quad table exists).
+Result<bool> OpenModeOf(Database& db, bool requested) {
+  QUARRY_ASSIGN_OR_RETURN(const bool has_quads, HasQuadTable(db));
+  if (has_quads || !requested) return has_quads;
+  QUARRY_ASSIGN_OR_RETURN(Statement existing,
+                          db.Prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1"));
+  QUARRY_TRY(existing.Bind(1, schema::kMetaTable));
+  QUARRY_ASSIGN_OR_RETURN(const bool has_schema, existing.Step());
+  if (has_schema) {
+    return Error(Errc::kIncompatible,
+                 "open mode (no ontology) needs a new database: this one was created with an "
+                 "ontology");
+  }
+  return true;
 }
 
 }  // namespace
@@ -75,11 +94,18 @@ Result<void> Store::LoadOrCreateSchema(const StoreOptions& options) {
       options.ontology_dir.empty() ? DefaultOntologyDir() : options.ontology_dir;
   QUARRY_ASSIGN_OR_RETURN(std::vector<ontology::OntologyFile> files,
                           ontology::ReadOntologyDir(ontology_dir));
+  QUARRY_ASSIGN_OR_RETURN(const bool open_mode, OpenModeOf(db_, options.open_mode));
+  if (open_mode) std::erase_if(files, [](const auto& file) { return !IsBaseOntologyFile(file.name); });
   QUARRY_ASSIGN_OR_RETURN(SchemaState state, EnsureSchema(db_, files, writable()));
   ontology_ = std::move(state.ontology);
   migration_summary_ = std::move(state.changes);
   writer_ = std::make_unique<TripleWriter>(db_, *ontology_);
   executor_ = std::make_unique<UpdateExecutor>(db_, *ontology_, *writer_);
+  if (open_mode) {
+    if (writable()) QUARRY_TRY(CreateQuadTables(db_));
+    quads_ = std::make_unique<QuadWriter>(db_, *writer_, *ontology_);
+    executor_->set_quad_writer(quads_.get());
+  }
   return Ok();
 }
 
@@ -94,22 +120,15 @@ Result<void> Store::UpdateBatch(std::span<const std::string> requests) {
                                         "(send updates through it)",
                                         database_file_.string()));
   }
-  std::vector<sparql::Update> parsed;
-  parsed.reserve(requests.size());
-  for (size_t i = 0; i < requests.size(); ++i) {
-    auto update = sparql::ParseUpdate(requests[i], ParseOptionsFor(*ontology_));
-    if (!update) {
-      if (requests.size() == 1) return std::move(update).error();
-      return std::move(update).error().WithContext(fmt::format("update {}", i + 1));
-    }
-    parsed.push_back(std::move(*update));
-  }
+  // Parsed and run in one pass (UpdateExecutor::ExecuteText): a bulk INSERT DATA never becomes
+  // a whole AST. A parse error late in a request rolls back what ran before it.
+  const sparql::ParseOptions options = ParseOptionsFor(*ontology_);
   QUARRY_ASSIGN_OR_RETURN(Transaction transaction, Transaction::Begin(db_, TransactionMode::kImmediate));
-  for (size_t i = 0; i < parsed.size(); ++i) {
-    auto done = executor_->Execute(parsed[i]);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    auto done = executor_->ExecuteText(requests[i], options);
     if (!done) {
       writer_->Abandon();
-      if (parsed.size() == 1) return done;
+      if (requests.size() == 1) return done;
       return std::move(done).error().WithContext(fmt::format("update {}", i + 1));
     }
   }
@@ -119,9 +138,37 @@ Result<void> Store::UpdateBatch(std::span<const std::string> requests) {
   return finished;
 }
 
+Result<sparql::Query> Store::Parse(std::string_view sparql) {
+  return sparql::ParseQuery(sparql, ParseOptionsFor(*ontology_));
+}
+
 Result<sparql::SqlQuery> Store::Compile(std::string_view sparql) {
-  QUARRY_ASSIGN_OR_RETURN(sparql::Query query, sparql::ParseQuery(sparql, ParseOptionsFor(*ontology_)));
-  return sparql::TranslateQuery(query, *ontology_);
+  QUARRY_ASSIGN_OR_RETURN(sparql::Query query, Parse(sparql));
+  if (query.form == sparql::QueryForm::kConstruct || query.form == sparql::QueryForm::kDescribe) {
+    return Error(Errc::kInvalidArgument,
+                 fmt::format("a {} query returns triples, not solutions: run it as a graph query "
+                             "(QueryGraph)",
+                             query.form == sparql::QueryForm::kConstruct ? "CONSTRUCT" : "DESCRIBE"));
+  }
+  return sparql::TranslateQuery(query, *ontology_, open_mode());
+}
+
+Result<TripleSet> Store::QueryGraph(std::string_view sparql, const QueryParameters& parameters) {
+  QUARRY_ASSIGN_OR_RETURN(sparql::Query query, Parse(sparql));
+  const SelectCompiler compile = [this](const sparql::Query& select) {
+    return sparql::TranslateQuery(select, *ontology_, open_mode());
+  };
+  switch (query.form) {
+    case sparql::QueryForm::kConstruct:
+      return RunConstruct(db_, compile, std::move(query), parameters);
+    case sparql::QueryForm::kDescribe:
+      return RunDescribe(db_, *ontology_, compile, std::move(query), parameters);
+    case sparql::QueryForm::kSelect:
+    case sparql::QueryForm::kAsk:
+      break;
+  }
+  return Error(Errc::kInvalidArgument,
+               "only CONSTRUCT and DESCRIBE queries return triples; run SELECT and ASK with Query");
 }
 
 Result<Cursor> Store::Run(const sparql::SqlQuery& compiled, const QueryParameters& parameters) {

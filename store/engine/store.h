@@ -19,11 +19,14 @@
 #include "store/engine/cursor.h"
 #include "store/engine/sqlite/database.h"
 #include "store/engine/sqlite/lock_file.h"
+#include "store/engine/triple_set.h"
 #include "store/ontology/ontology.h"
+#include "store/sparql/ast.h"
 #include "store/sparql/sql_query.h"
 
 namespace quarry::engine {
 
+class QuadWriter;
 class TripleWriter;
 class UpdateExecutor;
 
@@ -32,6 +35,10 @@ struct StoreOptions {
   // Ontology files; empty = the project's ontology/ (installed beside the binaries).
   std::filesystem::path ontology_dir;
   bool read_only = false;  // never write, even when the lock is free
+  // Open mode (SCHEMA.md "Open mode", `--ontology none`): a new database follows only the
+  // built-in base ontology and keeps triples of any other predicate in the quad table. An
+  // existing open-mode database opens in open mode whatever this says.
+  bool open_mode = false;
 };
 
 // The ontology files used when none are named.
@@ -47,6 +54,8 @@ class Store {
   const ontology::Ontology& ontology() const { return *ontology_; }
   std::shared_ptr<const ontology::Ontology> shared_ontology() const { return ontology_; }
   bool writable() const { return lock_.has_value(); }
+  // Whether unknown predicates are stored (quad table) rather than refused.
+  bool open_mode() const { return quads_ != nullptr; }
   const std::filesystem::path& database_file() const { return database_file_; }
   // What the last Open() migrated, one line per change (empty when nothing changed).
   const std::vector<std::string>& migration_summary() const { return migration_summary_; }
@@ -58,6 +67,11 @@ class Store {
   Result<void> UpdateBatch(std::span<const std::string> requests);
   // Compiles and runs a SPARQL query; the cursor borrows this Store.
   Result<Cursor> Query(std::string_view sparql, const QueryParameters& parameters = {});
+  // Runs a CONSTRUCT or DESCRIBE query: its triples (construct_executor.h). Other forms are
+  // refused, as Query() refuses these.
+  Result<TripleSet> QueryGraph(std::string_view sparql, const QueryParameters& parameters = {});
+  // Parses a query with the store's prefixes (e.g. to tell a graph query from a SELECT).
+  Result<sparql::Query> Parse(std::string_view sparql);
   // Compiles once (parse + translate), for queries run many times with different `~name`s.
   Result<sparql::SqlQuery> Compile(std::string_view sparql);
   Result<Cursor> Run(const sparql::SqlQuery& compiled, const QueryParameters& parameters);
@@ -77,6 +91,7 @@ class Store {
   std::vector<std::string> migration_summary_;
   std::unique_ptr<TripleWriter> writer_;
   std::unique_ptr<UpdateExecutor> executor_;
+  std::unique_ptr<QuadWriter> quads_;  // open mode only
 };
 
 }  // namespace quarry::engine

@@ -25,7 +25,7 @@ TripleWriter::TripleWriter(Database& db, const ontology::Ontology& ontology)
       fts_insert_sql_(schema::FtsInsertRowsSql(ontology)) {}
 
 Result<std::optional<int64_t>> TripleWriter::FindId(std::string_view iri) {
-  if (const auto found = ids_.find(std::string(iri)); found != ids_.end()) return {found->second};
+  if (const auto found = ids_.find(iri); found != ids_.end()) return {found->second};
   QUARRY_ASSIGN_OR_RETURN(Statement * select, Cached(db_, "SELECT ID FROM Resource WHERE Uri = ?1"));
   QUARRY_TRY(select->Bind(1, iri));
   QUARRY_ASSIGN_OR_RETURN(const bool has_row, select->Step());
@@ -72,7 +72,7 @@ Result<int64_t> TripleWriter::GraphIdOf(std::string_view graph_iri) {
 }
 
 Result<int64_t> TripleWriter::OntologyId(std::string_view iri) {
-  if (const auto found = ontology_ids_.find(std::string(iri)); found != ontology_ids_.end()) {
+  if (const auto found = ontology_ids_.find(iri); found != ontology_ids_.end()) {
     return found->second;
   }
   QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, FindId(iri));
@@ -92,10 +92,17 @@ Result<bool> TripleWriter::HasClassRow(int64_t subject, const Class& cls) {
   return has_row;
 }
 
-Result<void> TripleWriter::CheckDomain(int64_t subject, const Property& predicate) {
-  const Class* domain = ontology_.FindClass(predicate.domain);
+Result<bool> TripleWriter::InDomain(int64_t subject, const Property& predicate) {
+  auto [slot, added] = domains_.try_emplace(&predicate, nullptr);
+  if (added) slot->second = ontology_.FindClass(predicate.domain);
+  const Class* domain = slot->second;
   if (!domain) return Error(Errc::kInternal, "property without a domain class");
-  QUARRY_ASSIGN_OR_RETURN(const bool in_domain, HasClassRow(subject, *domain));
+  return HasClassRow(subject, *domain);
+}
+
+Result<void> TripleWriter::CheckDomain(int64_t subject, const Property& predicate) {
+  QUARRY_ASSIGN_OR_RETURN(const bool in_domain, InDomain(subject, predicate));
+  const Class* domain = ontology_.FindClass(predicate.domain);
   if (!in_domain) {
     return ConstraintError(fmt::format("subject is not in the domain of {}: it is not a {}",
                                        predicate.name, domain->name));

@@ -67,6 +67,10 @@ class TripleWriter {
   // Deleting a triple that is not there is not an error.
   Result<void> Delete(std::optional<int64_t> graph, int64_t subject,
                       const ontology::Property& predicate, const Object& object);
+  // Whether the subject has a row in the table of the predicate's domain, the condition Insert
+  // checks (types this transaction added count). The streaming executor holds back values
+  // stated before their subject's type with it; Insert still makes the check itself.
+  Result<bool> InDomain(int64_t subject, const ontology::Property& predicate);
   // Removes every value held in `graph` (CLEAR GRAPH / DROP GRAPH).
   Result<void> ClearGraph(int64_t graph);
 
@@ -130,7 +134,12 @@ class TripleWriter {
   std::string fts_insert_sql_;  // ?1: a JSON array of resource IDs
   std::unordered_map<std::string, std::string> fts_insert_by_signature_;  // class IDs -> SQL
 
-  std::unordered_map<std::string, int64_t> ids_;            // per transaction
+  // IRI look-ups by string_view: no std::string built per triple.
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>()(text); }
+  };
+  std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> ids_;  // per transaction
   struct TypedKeyHash {
     size_t operator()(const std::pair<int64_t, const ontology::Class*>& key) const {
       return std::hash<int64_t>()(key.first) * 31 + std::hash<const void*>()(key.second);
@@ -142,7 +151,7 @@ class TripleWriter {
   // Resources created in this transaction: they have no full-text row to delete yet.
   std::unordered_set<int64_t> created_;
   std::vector<int64_t> fulltext_order_;
-  std::unordered_map<std::string, int64_t> ontology_ids_;    // stable for the ontology's life
+  std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> ontology_ids_;  // stable
   std::unordered_map<int64_t, const ontology::Class*> classes_by_id_;
   std::unordered_map<const ontology::Class*, std::string> type_rows_sql_;
   struct PendingValue {
@@ -159,11 +168,23 @@ class TripleWriter {
   };
   std::vector<PendingRow> pending_;  // one per table, all for one subject
   std::unordered_map<std::string, std::string> grouped_update_sql_;  // column list -> SQL
+  struct FreshValue {
+    const ontology::Property* property;
+    SqlValue value;
+    int64_t graph;
+  };
   struct FreshResource {
     std::vector<const ontology::Class*> classes;  // rows to insert, this buffer's only
     std::vector<std::pair<int64_t, int64_t>> type_rows;  // (class ID, graph)
-    std::unordered_map<const ontology::Property*, std::pair<SqlValue, int64_t>> values;
+    // A handful per resource: a vector beats a hash map (one allocation, no per-node malloc).
+    std::vector<FreshValue> values;
+    const FreshValue* Find(const ontology::Property* property) const;
   };
+  // A class and its superclasses with their resource IDs, the class first (AddTypeFresh).
+  using ClassChain = std::vector<std::pair<const ontology::Class*, int64_t>>;
+  Result<const ClassChain*> ChainOf(const ontology::Class& cls);
+  std::unordered_map<const ontology::Class*, ClassChain> chains_;
+  std::unordered_map<const ontology::Property*, const ontology::Class*> domains_;
   std::unordered_map<int64_t, FreshResource> fresh_;
   std::vector<int64_t> fresh_order_;
   bool fresh_disabled_ = false;  // after a savepoint rollback, until the transaction ends

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "store/engine/triple_writer.h"
 
@@ -36,16 +37,33 @@ Result<Statement*> TripleWriter::BulkStatement(const std::string& key,
   return &bulk_statements_.emplace(key, std::move(statement)).first->second;
 }
 
+const TripleWriter::FreshValue* TripleWriter::FreshResource::Find(const Property* property) const {
+  for (const FreshValue& held : values) {
+    if (held.property == property) return &held;
+  }
+  return nullptr;
+}
+
+Result<const TripleWriter::ClassChain*> TripleWriter::ChainOf(const Class& cls) {
+  if (const auto found = chains_.find(&cls); found != chains_.end()) return &found->second;
+  ClassChain chain;
+  for (const std::string& super_iri : ontology_.SuperClassesOf(cls.iri)) {
+    const Class* super = ontology_.FindClass(super_iri);
+    if (!super) continue;
+    QUARRY_ASSIGN_OR_RETURN(const int64_t class_id, OntologyId(super->iri));
+    chain.emplace_back(super, class_id);
+  }
+  return &chains_.emplace(&cls, std::move(chain)).first->second;
+}
+
 Result<void> TripleWriter::AddTypeFresh(int64_t graph, int64_t subject, const Class& cls) {
   if (!fresh_.count(subject)) {
     if (fresh_.size() >= kFreshLimit) QUARRY_TRY(FlushFresh());
     fresh_order_.push_back(subject);
   }
   FreshResource& fresh = fresh_[subject];
-  for (const std::string& super_iri : ontology_.SuperClassesOf(cls.iri)) {
-    const Class* super = ontology_.FindClass(super_iri);
-    if (!super) continue;
-    QUARRY_ASSIGN_OR_RETURN(const int64_t class_id, OntologyId(super->iri));
+  QUARRY_ASSIGN_OR_RETURN(const ClassChain* chain, ChainOf(cls));
+  for (const auto& [super, class_id] : *chain) {
     const std::pair<int64_t, int64_t> type_row{class_id, graph};
     if (std::find(fresh.type_rows.begin(), fresh.type_rows.end(), type_row) == fresh.type_rows.end()) {
       fresh.type_rows.push_back(type_row);
@@ -65,10 +83,16 @@ Result<bool> TripleWriter::InsertFresh(int64_t graph, int64_t subject, const Pro
     return false;  // the row exists already (or not at all): the row-by-row path decides
   }
   QUARRY_TRY(TouchFulltext(subject, predicate));
-  const auto [slot, added] = fresh.values.try_emplace(&predicate, value, graph);
-  if (added || slot->second.first == value) return true;
-  if (!replace) return SecondValueError(predicate, slot->second.first, object);
-  slot->second = {value, graph};
+  const auto held = std::find_if(fresh.values.begin(), fresh.values.end(),
+                                 [&](const FreshValue& v) { return v.property == &predicate; });
+  if (held == fresh.values.end()) {
+    fresh.values.push_back({&predicate, value, graph});
+    return true;
+  }
+  if (held->value == value) return true;
+  if (!replace) return SecondValueError(predicate, held->value, object);
+  held->value = value;
+  held->graph = graph;
   return true;
 }
 
@@ -99,16 +123,15 @@ Result<void> TripleWriter::FlushFresh() {
 }
 
 Result<void> TripleWriter::InsertClassRows(const Class& cls, const std::vector<int64_t>& subjects) {
-  // The columns any of these resources sets; the others stay NULL.
+  // The columns any of these resources sets; the others stay NULL. One pass over the values:
+  // asking each of a class's many properties of every resource cost more than the INSERTs.
+  std::unordered_set<const Property*> used;
+  for (const int64_t subject : subjects) {
+    for (const FreshValue& held : fresh_.at(subject).values) used.insert(held.property);
+  }
   std::vector<const Property*> columns;
   for (const Property* property : ontology_.PropertiesOfDomain(cls.iri)) {
-    if (property->multi_valued()) continue;
-    for (const int64_t subject : subjects) {
-      if (fresh_.at(subject).values.count(property)) {
-        columns.push_back(property);
-        break;
-      }
-    }
+    if (!property->multi_valued() && used.count(property)) columns.push_back(property);
   }
   const size_t per_row = 1 + 2 * columns.size();
   std::string column_list = "ID";
@@ -133,13 +156,13 @@ Result<void> TripleWriter::InsertClassRows(const Class& cls, const std::vector<i
       const FreshResource& fresh = fresh_.at(subjects[i]);
       QUARRY_TRY(insert->Bind(index++, subjects[i]));
       for (const Property* property : columns) {
-        const auto found = fresh.values.find(property);
-        if (found == fresh.values.end()) {
+        const FreshValue* found = fresh.Find(property);
+        if (!found) {
           QUARRY_TRY(insert->Bind(index++, nullptr));
           QUARRY_TRY(insert->Bind(index++, nullptr));
         } else {
-          QUARRY_TRY(BindValue(*insert, index++, found->second.first));
-          QUARRY_TRY(insert->Bind(index++, found->second.second));
+          QUARRY_TRY(BindValue(*insert, index++, found->value));
+          QUARRY_TRY(insert->Bind(index++, found->graph));
         }
       }
     }

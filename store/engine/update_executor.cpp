@@ -5,6 +5,7 @@
 #include <set>
 
 #include "store/engine/query_executor.h"
+#include "store/engine/update_executor_text.h"
 #include "store/sparql/translate/translator.h"
 
 namespace quarry::engine {
@@ -18,6 +19,9 @@ struct Columns {
   std::map<std::string, size_t> index;
 };
 
+}  // namespace
+
+// update_executor_text.h: shared with the streaming path (update_executor_stream.cpp).
 std::string TermText(const Term& term) {
   if (const auto* iri = std::get_if<sparql::Iri>(&term)) return "<" + iri->iri + ">";
   if (const auto* variable = std::get_if<sparql::Variable>(&term)) return "?" + variable->name;
@@ -39,6 +43,8 @@ bool IsType(const TriplePattern& triple) {
   const auto* iri = predicate ? std::get_if<sparql::Iri>(predicate) : nullptr;
   return iri && iri->iri == sparql::kRdfType;
 }
+
+namespace {
 
 void CollectVariables(const Term& term, std::set<std::string>& names) {
   if (const auto* variable = std::get_if<sparql::Variable>(&term)) names.insert(variable->name);
@@ -130,7 +136,18 @@ Result<const ontology::Property*> UpdateExecutor::PropertyOf(const TriplePattern
 Result<void> UpdateExecutor::ApplyTriple(const TriplePattern& triple, const Row* row, bool insert,
                                          bool replace, std::optional<int64_t> graph,
                                          BlankScope& blanks) {
-  QUARRY_ASSIGN_OR_RETURN(const ontology::Property* property, PropertyOf(triple));
+  // Open mode (quad_writer.h): unknown and variable predicates go to the quad table.
+  OpenPredicate predicate{};
+  if (quads_) {
+    const Term* term = std::get_if<Term>(&triple.predicate);
+    const auto* variable = term ? std::get_if<sparql::Variable>(term) : nullptr;
+    QUARRY_ASSIGN_OR_RETURN(predicate, ResolveOpenPredicate(
+        triple, variable && row ? row->Value(variable->name) : std::nullopt));
+    if (predicate.unbound) return Ok();
+  } else {
+    QUARRY_ASSIGN_OR_RETURN(predicate.property, PropertyOf(triple));
+  }
+  const ontology::Property* property = predicate.property;
   // Subject.
   int64_t subject = 0;
   if (const auto* variable = std::get_if<sparql::Variable>(&triple.subject)) {
@@ -169,6 +186,10 @@ Result<void> UpdateExecutor::ApplyTriple(const TriplePattern& triple, const Row*
                               literal->lang);
   } else {
     return Error(Errc::kUnsupported, "parameters in update templates are not supported yet");
+  }
+  if (quads_) {
+    QUARRY_ASSIGN_OR_RETURN(const bool routed, quads_->Routes(property, object));
+    if (routed) return ApplyQuad(predicate, subject, object, insert, graph, blanks);
   }
   if (insert) return writer_.Insert(graph.value_or(kDefaultGraph), subject, *property, object, replace, blanks);
   return writer_.Delete(graph, subject, *property, object);
@@ -243,7 +264,8 @@ Result<void> UpdateExecutor::Modify(const sparql::Modify& operation) {
   const std::vector<std::string> variables(names.begin(), names.end());
   QUARRY_ASSIGN_OR_RETURN(
       const sparql::SqlQuery query,
-      sparql::TranslateSolutions(operation.where, variables, ontology_, pattern_graph));
+      sparql::TranslateSolutions(operation.where, variables, ontology_, pattern_graph,
+                                 quads_ != nullptr));
   QUARRY_TRY(writer_.Flush());  // earlier operations of the request are visible to WHERE
   auto solutions = ReadSolutions(db_, query);
   if (!solutions) return std::move(solutions).error().WithContext("WHERE");

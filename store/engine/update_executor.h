@@ -11,9 +11,11 @@
 
 #include "store/common/result.h"
 #include "store/engine/sqlite/database.h"
+#include "store/engine/quad_writer.h"
 #include "store/engine/triple_writer.h"
 #include "store/ontology/ontology.h"
 #include "store/sparql/ast.h"
+#include "store/sparql/parser.h"
 
 namespace quarry::engine {
 
@@ -23,9 +25,17 @@ class UpdateExecutor {
       : db_(db), ontology_(ontology), writer_(writer) {}
 
   Result<void> Execute(const sparql::Update& update);
+  // Parses and runs a request in one pass (update_executor_stream.cpp): the triples of INSERT
+  // DATA / DELETE DATA reach the writer while they are parsed, so a bulk import never holds an
+  // AST of all its triples; other operations run as soon as each is parsed. Same results as
+  // Execute(ParseUpdate(text)); errors of the request's triples carry "line:column".
+  Result<void> ExecuteText(std::string_view text, const sparql::ParseOptions& options);
+  // Open mode: triples the ontology cannot hold go to this quad table writer.
+  void set_quad_writer(QuadWriter* quads) { quads_ = quads; }
 
  private:
   struct Row;
+  class StreamSink;  // update_executor_stream.cpp
   Result<void> InsertData(const sparql::InsertData& operation);
   Result<void> DeleteData(const sparql::DeleteData& operation);
   Result<void> Modify(const sparql::Modify& operation);
@@ -39,10 +49,21 @@ class UpdateExecutor {
   Result<void> ApplyTriple(const sparql::TriplePattern& triple, const Row* row, bool insert,
                            bool replace, std::optional<int64_t> graph, BlankScope& blanks);
   Result<const ontology::Property*> PropertyOf(const sparql::TriplePattern& triple);
+  // Open mode (update_quads.cpp): a template's predicate, and a triple for the quad table.
+  struct OpenPredicate {
+    const ontology::Property* property = nullptr;  // null: unknown to the ontology
+    int64_t id = 0;                                // its Resource ID when unknown
+    bool unbound = false;                          // a variable without a resource value
+  };
+  Result<OpenPredicate> ResolveOpenPredicate(const sparql::TriplePattern& triple,
+                                             const std::optional<Object>& variable_value);
+  Result<void> ApplyQuad(const OpenPredicate& predicate, int64_t subject, const Object& object,
+                         bool insert, std::optional<int64_t> graph, BlankScope& blanks);
 
   Database& db_;
   const ontology::Ontology& ontology_;
   TripleWriter& writer_;
+  QuadWriter* quads_ = nullptr;  // open mode only
 };
 
 }  // namespace quarry::engine

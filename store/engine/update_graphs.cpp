@@ -73,6 +73,7 @@ Result<void> UpdateExecutor::ClearOrDrop(const sparql::GraphRef& target, bool si
   }
   for (const int64_t graph : graphs) {
     QUARRY_TRY(writer_.ClearGraph(graph));
+    if (quads_) QUARRY_TRY(quads_->ClearGraph(graph));
     if (drop && graph != kDefaultGraph) {
       QUARRY_ASSIGN_OR_RETURN(Statement * remove, Cached(db_, "DELETE FROM Graph WHERE ID = ?1"));
       QUARRY_TRY(remove->Bind(1, graph));
@@ -103,7 +104,8 @@ Result<void> UpdateExecutor::LoadFile(const sparql::Load& operation) {
   QUARRY_TRY(writer_.Flush());
   const size_t mark = writer_.Mark();
   QUARRY_ASSIGN_OR_RETURN(Savepoint savepoint, Savepoint::Begin(db_, "quarry_load"));
-  auto loaded = rdf_io::ImportRdf(writer_, ontology_, PathOfIri(operation.iri), operation.into_graph);
+  auto loaded = rdf_io::ImportRdf(writer_, ontology_, PathOfIri(operation.iri), operation.into_graph,
+                                  std::nullopt, quads_);
   if (loaded) {
     auto flushed = writer_.Flush();
     if (!flushed) loaded = std::move(flushed).error();

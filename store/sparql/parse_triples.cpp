@@ -39,7 +39,9 @@ bool Parser::AtVerbStart() const {
 // [55] TriplesBlock ::= TriplesSameSubjectPath ( '.' TriplesBlock? )?
 Result<void> Parser::ParseTriplesBlock(std::vector<TriplePattern>& out) {
   while (true) {
+    const size_t offset = current_.offset;
     QUARRY_TRY(ParseTriplesSameSubject(out));
+    if (data_sink_) QUARRY_TRY(EmitDataTriples(out, offset));  // streamed QuadData
     if (!Accept(TokenKind::kDot) || !AtTriplesStart()) return Ok();
   }
 }

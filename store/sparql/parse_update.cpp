@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "store/sparql/parser_impl.h"
 
@@ -42,13 +43,20 @@ Result<Update> Parser::ParseUpdateUnit() {
 
 // [29] Update ::= Prologue ( Update1 ( ';' Update )? )?
 // Tracker makes the ';' between operations optional.
+// With a sink (ParseUpdateStream) operations go to it instead of into `update`.
 Result<void> Parser::ParseUpdateRequest(Update& update) {
   while (true) {
     QUARRY_TRY(ParsePrologue());
     if (At(TokenKind::kEnd)) return Ok();
     label_scope_ = ++label_scope_counter_;
+    const size_t offset = current_.offset;
+    may_stream_data_ = sink_ && (AtKeyword(Keyword::kInsert) || AtKeyword(Keyword::kDelete));
     QUARRY_ASSIGN_OR_RETURN(UpdateOperation operation, ParseUpdate1());
-    update.operations.push_back(std::move(operation));
+    if (!sink_) {
+      update.operations.push_back(std::move(operation));
+    } else if (!std::exchange(streamed_, false)) {
+      QUARRY_TRY(sink_->OnOperation(std::move(operation), offset));
+    }
     if (!Accept(TokenKind::kSemicolon) && (strict() || !AtUpdateStart())) return Ok();
   }
 }
@@ -167,6 +175,7 @@ Result<UpdateOperation> Parser::ParseAddMoveCopy() {
 // Tracker: 'INSERT' ( 'OR' 'REPLACE' )? 'SILENT'? ( 'DATA' QuadData | QuadPattern ... )
 Result<UpdateOperation> Parser::ParseInsert() {
   const size_t offset = current_.offset;
+  const bool stream = std::exchange(may_stream_data_, false);
   Advance();
   bool or_replace = false;
   if (AtKeyword(Keyword::kOr)) {
@@ -186,6 +195,9 @@ Result<UpdateOperation> Parser::ParseInsert() {
     silent = true;
   }
   if (AcceptKeyword(Keyword::kData)) {
+    if (stream) {
+      return StreamQuadData({true, or_replace, silent, offset}, DataRules(true, "INSERT DATA"));
+    }
     QUARRY_ASSIGN_OR_RETURN(Quads quads, ParseQuadBlock(DataRules(true, "INSERT DATA")));
     return UpdateOperation(InsertData{std::move(quads), or_replace, silent});
   }
@@ -201,8 +213,11 @@ Result<UpdateOperation> Parser::ParseInsert() {
 // [40] DeleteWhere ::= 'DELETE WHERE' QuadPattern
 // [42] DeleteClause ::= 'DELETE' QuadPattern
 Result<UpdateOperation> Parser::ParseDelete() {
+  const size_t offset = current_.offset;
+  const bool stream = std::exchange(may_stream_data_, false);
   Advance();
   if (AcceptKeyword(Keyword::kData)) {
+    if (stream) return StreamQuadData({false, false, false, offset}, DataRules(false, "DELETE DATA"));
     QUARRY_ASSIGN_OR_RETURN(Quads quads, ParseQuadBlock(DataRules(false, "DELETE DATA")));
     return UpdateOperation(DeleteData{std::move(quads)});
   }
@@ -295,7 +310,7 @@ void Parser::ReserveForBulkData(std::vector<TriplePattern>& triples) const {
   constexpr size_t kBulkBytes = 64 * 1024;
   constexpr size_t kMinBytesPerTriple = 32;
   const size_t remaining = source_.size() - std::min(current_.offset, source_.size());
-  if (rules_.variables || remaining < kBulkBytes) return;
+  if (rules_.variables || data_sink_ || remaining < kBulkBytes) return;
   triples.reserve(triples.size() + remaining / kMinBytesPerTriple);
 }
 
@@ -317,9 +332,16 @@ Result<void> Parser::ParseQuads(Quads& quads) {
     QuadsBlock block;
     QUARRY_ASSIGN_OR_RETURN(block.graph, ParseVarOrIri());
     QUARRY_TRY(Expect(TokenKind::kLBrace));
-    if (AtTriplesStart()) QUARRY_TRY(ParseTriplesTemplate(block.triples));
+    {
+      ScopedValue<const Term*> graph(data_graph_, &*block.graph);
+      if (AtTriplesStart()) {
+        QUARRY_TRY(ParseTriplesTemplate(block.triples));
+      } else if (data_sink_) {  // an empty GRAPH block still names (and creates) its graph
+        QUARRY_TRY(EmitDataTriples(block.triples, current_.offset));
+      }
+    }
     QUARRY_TRY(Expect(TokenKind::kRBrace));
-    quads.push_back(std::move(block));
+    if (!data_sink_) quads.push_back(std::move(block));
     Accept(TokenKind::kDot);
   }
 }

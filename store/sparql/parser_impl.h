@@ -39,6 +39,7 @@ class Parser {
 
   Result<Query> ParseQueryUnit();
   Result<Update> ParseUpdateUnit();
+  Result<void> ParseUpdateStreamUnit(UpdateSink& sink);  // parse_update_stream.cpp
 
  private:
   friend class NestingGuard;
@@ -189,6 +190,12 @@ class Parser {
   Result<void> ParseQuads(Quads& quads);                   // [50] [51]
   void ReserveForBulkData(std::vector<TriplePattern>& triples) const;
 
+  // ---- streaming updates (parse_update_stream.cpp)
+  // Parses the QuadData of a streamed INSERT DATA / DELETE DATA, handing triples to the sink.
+  Result<UpdateOperation> StreamQuadData(const DataOperation& operation, const TripleRules& rules);
+  // In a streamed QuadData: hands one statement's triples to the sink and clears them.
+  Result<void> EmitDataTriples(std::vector<TriplePattern>& triples, size_t offset);
+
   std::string_view source_;
   const ParseOptions& options_;
   Lexer lexer_;
@@ -208,6 +215,14 @@ class Parser {
   uint32_t label_scope_counter_ = 0;
   bool aggregates_allowed_ = false;
   bool in_aggregate_ = false;
+  // Streaming (ParseUpdateStream): the sink; whether the next top-level INSERT DATA / DELETE
+  // DATA may stream (not one after DELETE {...}); whether the last operation streamed; the
+  // sink while inside a streamed QuadData, and the GRAPH being parsed there.
+  UpdateSink* sink_ = nullptr;
+  bool may_stream_data_ = false;
+  bool streamed_ = false;
+  UpdateSink* data_sink_ = nullptr;
+  const Term* data_graph_ = nullptr;
 };
 
 // The depth budget bounds both the parser's recursion and the height of the AST it builds

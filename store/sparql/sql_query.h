@@ -16,6 +16,9 @@ enum class ColumnKind {
   kLiteral,   // a stored value of a known ontology::ValueType (dateTime decoded, etc.)
   kDynamic,   // computed: typed by SQLite's run-time type (INTEGER, REAL, TEXT, BLOB lang string)
   kResourceId,  // INTEGER: a Resource ID, not resolved to its IRI (update solutions)
+  // Open mode: a self-describing term (store/schema/quad_table.h TermOutputSql): TEXT tagged
+  // 'I' IRI, 'B' blank node, 'S' string, 'L' datatype 0x1F lexical; or a lang-string BLOB.
+  kTerm,
 };
 
 struct OutputColumn {

@@ -55,11 +55,20 @@ TEST_CASE("a broken import file names file:line:column and imports nothing") {
                   "SELECT ?s WHERE { ?s a nmm:MusicPiece }"}) == "s\r\n");
 }
 
+TEST_CASE("sparql without --database asks quarry-store, and says when none runs") {
+  ::setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/quarry-cli-test-bus", 1);
+  const QuarryRun run = RunQuarry({"sparql", "--query", "ASK {}"});
+  ::unsetenv("DBUS_SESSION_BUS_ADDRESS");
+  CHECK(run.exit_code == 1);
+  INFO(run.err);
+  CHECK(run.err.starts_with("quarry: quarry-store is not running on the session bus: "));
+}
+
 TEST_CASE("usage errors exit with 2") {
   const TempDir dir;
   const std::string db = (dir / "db").string();
   SUBCASE("no subcommand") { CHECK(RunQuarry({}).exit_code == 2); }
-  SUBCASE("no --database") { CHECK(RunQuarry({"sparql", "--query", "ASK {}"}).exit_code == 2); }
+  SUBCASE("import without --database") { CHECK(RunQuarry({"import", "x.ttl"}).exit_code == 2); }
   SUBCASE("no request") { CHECK(RunQuarry({"sparql", "--database", db}).exit_code == 2); }
   SUBCASE("two requests") {
     CHECK(RunQuarry({"sparql", "--database", db, "--query", "ASK {}", "--update", "CLEAR ALL"})

@@ -48,15 +48,19 @@ Result<std::vector<GraphToExport>> GraphsToExport(Database& db, const ExportOpti
 
 class Exporter {
  public:
-  Exporter(const ontology::Ontology& ontology, RdfWriter& writer)
-      : ontology_(ontology), names_(ontology), writer_(writer) {}
+  Exporter(const ontology::Ontology& ontology, const ExportSink& sink)
+      : ontology_(ontology), names_(ontology), sink_(sink) {}
 
   // One statement per property; rdf:type first.
-  Result<void> Prepare(Database& db);
+  Result<void> Prepare(Database& db, RowScope scope);
   Result<void> ExportGraph(const GraphToExport& graph);
+  // The rows of the subjects in `ids_json` (a JSON array), every graph as one.
+  Result<void> ExportSubjects(const std::string& ids_json);
   const ExportStats& stats() const { return stats_; }
 
  private:
+  // Writes the started streams, subject by subject.
+  Result<void> MergeSubjects(const GraphToExport& graph);
   Result<void> WriteSubject(const GraphToExport& graph, const SubjectKey& key,
                             const std::vector<PropertyRows*>& active);
   Result<void> WriteTypes(const GraphToExport& graph, const RdfTerm& subject, PropertyRows& rows);
@@ -64,22 +68,23 @@ class Exporter {
 
   const ontology::Ontology& ontology_;
   const schema::Names names_;
-  RdfWriter& writer_;
+  const ExportSink& sink_;
   std::vector<PropertyRows> streams_;
   const ontology::Property* rdf_type_ = nullptr;
   std::unordered_map<int64_t, std::string> blank_labels_;
   ExportStats stats_;
 };
 
-Result<void> Exporter::Prepare(Database& db) {
+Result<void> Exporter::Prepare(Database& db, RowScope scope) {
   rdf_type_ = ontology_.FindProperty(ontology::iri::kRdfType);
   if (rdf_type_) {
-    QUARRY_ASSIGN_OR_RETURN(PropertyRows types, PropertyRows::Prepare(db, names_, *rdf_type_));
+    QUARRY_ASSIGN_OR_RETURN(PropertyRows types,
+                            PropertyRows::Prepare(db, names_, *rdf_type_, scope));
     streams_.push_back(std::move(types));
   }
   for (const ontology::Property& property : ontology_.properties()) {
     if (&property == rdf_type_) continue;
-    QUARRY_ASSIGN_OR_RETURN(PropertyRows rows, PropertyRows::Prepare(db, names_, property));
+    QUARRY_ASSIGN_OR_RETURN(PropertyRows rows, PropertyRows::Prepare(db, names_, property, scope));
     streams_.push_back(std::move(rows));
   }
   return Ok();
@@ -92,9 +97,18 @@ RdfTerm Exporter::BlankLabel(int64_t id) {
 }
 
 Result<void> Exporter::ExportGraph(const GraphToExport& graph) {
+  for (PropertyRows& rows : streams_) QUARRY_TRY(rows.Start(graph.id));
+  return MergeSubjects(graph);
+}
+
+Result<void> Exporter::ExportSubjects(const std::string& ids_json) {
+  for (PropertyRows& rows : streams_) QUARRY_TRY(rows.StartSubjects(ids_json));
+  return MergeSubjects(GraphToExport{});
+}
+
+Result<void> Exporter::MergeSubjects(const GraphToExport& graph) {
   std::vector<PropertyRows*> active;  // streams with rows left, in property order
   for (PropertyRows& rows : streams_) {
-    QUARRY_TRY(rows.Start(graph.id));
     if (rows.has_row()) active.push_back(&rows);
   }
   while (!active.empty()) {
@@ -122,7 +136,7 @@ Result<void> Exporter::WriteSubject(const GraphToExport& graph, const SubjectKey
     do {
       ObjectValue object = rows->Object();
       if (object.term.kind == RdfTerm::Kind::kBlank) object.term = BlankLabel(object.blank_id);
-      QUARRY_TRY(writer_.Write(graph.iri, subject, rows->property().iri, object.term));
+      QUARRY_TRY(sink_(graph.iri, subject, rows->property().iri, object.term));
       ++stats_.triples;
       QUARRY_TRY(rows->Advance());
     } while (rows->has_row() && rows->key() == key);
@@ -145,7 +159,7 @@ Result<void> Exporter::WriteTypes(const GraphToExport& graph, const RdfTerm& sub
       return other != cls && ontology_.IsSubClassOf(other, cls);
     });
     if (implied) continue;
-    QUARRY_TRY(writer_.Write(graph.iri, subject, rdf_type_->iri, RdfTerm::Iri(cls)));
+    QUARRY_TRY(sink_(graph.iri, subject, rdf_type_->iri, RdfTerm::Iri(cls)));
     ++stats_.triples;
   }
   return Ok();
@@ -166,10 +180,27 @@ Result<ExportStats> ExportRdf(Database& db, const ontology::Ontology& ontology,
   RdfWriter writer(
       out, options.format == ExportFormat::kTrig ? WriteSyntax::kTrig : WriteSyntax::kTurtle,
       ontology.prefixes());
-  Exporter exporter(ontology, writer);
-  QUARRY_TRY(exporter.Prepare(db));
+  const ExportSink sink = [&writer](const std::optional<std::string>& graph,
+                                       const RdfTerm& subject, std::string_view predicate,
+                                       const RdfTerm& object) {
+    return writer.Write(graph, subject, predicate, object);
+  };
+  Exporter exporter(ontology, sink);
+  QUARRY_TRY(exporter.Prepare(db, RowScope::kGraph));
   for (const GraphToExport& graph : graphs) QUARRY_TRY(exporter.ExportGraph(graph));
   QUARRY_TRY(writer.Finish());
+  return exporter.stats();
+}
+
+Result<ExportStats> DescribeResources(Database& db, const ontology::Ontology& ontology,
+                                      std::span<const int64_t> ids, const ExportSink& sink) {
+  if (ids.empty()) return ExportStats{};
+  std::string ids_json = "[";
+  for (size_t i = 0; i < ids.size(); ++i) ids_json += fmt::format("{}{}", i ? "," : "", ids[i]);
+  ids_json += "]";
+  Exporter exporter(ontology, sink);
+  QUARRY_TRY(exporter.Prepare(db, RowScope::kSubjects));
+  QUARRY_TRY(exporter.ExportSubjects(ids_json));
   return exporter.stats();
 }
 

@@ -11,13 +11,17 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "store/common/result.h"
 #include "store/engine/sqlite/database.h"
 #include "store/ontology/ontology.h"
+#include "store/schema/rdf_term.h"
 
 namespace quarry::engine::rdf_io {
 
@@ -38,5 +42,18 @@ struct ExportStats {
 // Errors: kNotFound for an unknown graph, kIo when `out` fails, database errors.
 Result<ExportStats> ExportRdf(Database& db, const ontology::Ontology& ontology,
                               const ExportOptions& options, std::ostream& out);
+
+// Receives the statements read: `graph` is a named graph's IRI, nullopt for the default graph
+// (and always for DescribeResources).
+using ExportSink = std::function<Result<void>(
+    const std::optional<std::string>& graph, const schema::RdfTerm& subject,
+    std::string_view predicate, const schema::RdfTerm& object)>;
+
+// DESCRIBE (Tracker's concise description): every statement whose subject is one of the
+// resources `ids`, from all graphs as one (the union a query without GRAPH sees; a statement held
+// in two graphs comes twice), in the export's order and with its rdf:type and blank-node rules.
+// Reads in the caller's transaction, if any.
+Result<ExportStats> DescribeResources(Database& db, const ontology::Ontology& ontology,
+                                      std::span<const int64_t> ids, const ExportSink& sink);
 
 }  // namespace quarry::engine::rdf_io

@@ -37,8 +37,10 @@ bool Mentions(std::string_view text, std::string_view name) {
 class Importer {
  public:
   Importer(TripleWriter& writer, const ontology::Ontology& ontology,
-           const std::filesystem::path& file, std::optional<std::string> target_graph)
+           const std::filesystem::path& file, std::optional<std::string> target_graph,
+           QuadWriter* quads)
       : writer_(writer),
+        quads_(quads),
         ontology_(ontology),
         rdf_type_(ontology.FindProperty(ontology::iri::kRdfType)),
         file_(file),
@@ -61,9 +63,11 @@ class Importer {
 
   Result<void> Insert(const RdfStatement& statement, const ontology::Property& property);
   Result<int64_t> GraphOf(const std::optional<std::string>& graph);
+  Result<void> InsertQuad(const RdfStatement& statement);
   Error Locate(Error error, const std::vector<Applied>& run, const Applied* current) const;
 
   TripleWriter& writer_;
+  QuadWriter* quads_;  // open mode: what the ontology cannot hold goes to the quad table
   const ontology::Ontology& ontology_;
   const ontology::Property* rdf_type_;
   const std::filesystem::path& file_;
@@ -109,6 +113,19 @@ Result<void> Importer::Insert(const RdfStatement& statement, const ontology::Pro
   return writer_.Insert(graph, subject, property, Object(statement.object), false, blanks_);
 }
 
+Result<void> Importer::InsertQuad(const RdfStatement& statement) {
+  QUARRY_ASSIGN_OR_RETURN(const int64_t graph, GraphOf(statement.graph));
+  QUARRY_ASSIGN_OR_RETURN(const int64_t subject, writer_.IdOf(statement.subject, blanks_));
+  QUARRY_ASSIGN_OR_RETURN(const int64_t predicate, quads_->PredicateId(statement.predicate));
+  auto inserted = quads_->Insert(graph, subject, predicate, Object(statement.object), blanks_);
+  if (!inserted) {
+    return std::move(inserted).error().WithContext("triple " + TripleText(statement))
+        .WithContext(LocationOf(file_, statement.end));
+  }
+  ++stats_.triples;
+  return Ok();
+}
+
 Result<void> Importer::FlushRun() {
   // Only the current subject's UPDATEs: new resources stay in the writer's bulk buffer.
   auto flushed = writer_.FlushPending();
@@ -122,6 +139,10 @@ Result<void> Importer::FlushRun() {
 
 Result<void> Importer::Apply(const RdfStatement& statement, bool types_pass) {
   const ontology::Property* property = ontology_.FindProperty(statement.predicate);
+  if (quads_) {
+    QUARRY_ASSIGN_OR_RETURN(const bool routed, quads_->Routes(property, Object(statement.object)));
+    if (routed) return types_pass ? Ok() : InsertQuad(statement);
+  }
   if (!property) {
     // Checked in the first pass, before anything but types was written.
     return Error(Errc::kConstraint, fmt::format("unknown property <{}>", statement.predicate))
@@ -151,11 +172,11 @@ Result<void> Importer::Apply(const RdfStatement& statement, bool types_pass) {
 Result<ImportStats> ImportRdf(TripleWriter& writer, const ontology::Ontology& ontology,
                               const std::filesystem::path& file,
                               std::optional<std::string> target_graph,
-                              std::optional<RdfSyntax> syntax) {
+                              std::optional<RdfSyntax> syntax, QuadWriter* quads) {
   if (!syntax) {
     QUARRY_ASSIGN_OR_RETURN(syntax, SyntaxOfFile(file));
   }
-  Importer importer(writer, ontology, file, std::move(target_graph));
+  Importer importer(writer, ontology, file, std::move(target_graph), quads);
   // Types first, then the rest: a property's domain check needs its subject's type.
   for (const bool types_pass : {true, false}) {
     QUARRY_TRY(ReadRdfFile(file, *syntax, [&](const RdfStatement& statement) {
@@ -173,7 +194,10 @@ Result<ImportStats> ImportFile(Database& db, const ontology::Ontology& ontology,
   QUARRY_ASSIGN_OR_RETURN(Transaction transaction,
                           Transaction::Begin(db, TransactionMode::kImmediate));
   TripleWriter writer(db, ontology);
-  auto stats = ImportRdf(writer, ontology, file, std::move(target_graph), syntax);
+  QUARRY_ASSIGN_OR_RETURN(const bool open_mode, HasQuadTable(db));
+  QuadWriter quads(db, writer, ontology);
+  auto stats = ImportRdf(writer, ontology, file, std::move(target_graph), syntax,
+                         open_mode ? &quads : nullptr);
   Result<void> finished = stats ? writer.Finish() : Result<void>(stats.error());
   if (finished) finished = transaction.Commit();
   if (!finished) {

@@ -22,6 +22,7 @@
 #include "store/common/result.h"
 #include "store/engine/rdf_io/rdf_reader.h"
 #include "store/engine/sqlite/database.h"
+#include "store/engine/quad_writer.h"
 #include "store/engine/triple_writer.h"
 #include "store/ontology/ontology.h"
 
@@ -37,9 +38,12 @@ struct ImportStats {
 Result<ImportStats> ImportRdf(TripleWriter& writer, const ontology::Ontology& ontology,
                               const std::filesystem::path& file,
                               std::optional<std::string> target_graph,
-                              std::optional<RdfSyntax> syntax = std::nullopt);
+                              std::optional<RdfSyntax> syntax = std::nullopt,
+                              QuadWriter* quads = nullptr);
 
-// ImportRdf in a transaction of its own, with its own TripleWriter: the file goes in whole
+// `quads` (open mode): triples the ontology cannot hold go to the quad table (quad_writer.h).
+// ImportRdf in a transaction of its own, with its own TripleWriter (and QuadWriter when the
+// database is in open mode): the file goes in whole
 // (committed) or not at all (rolled back). For `quarry import` and tests.
 Result<ImportStats> ImportFile(Database& db, const ontology::Ontology& ontology,
                                const std::filesystem::path& file,

@@ -12,16 +12,18 @@ namespace {
 using schema::Quote;
 
 // Columns: 0 subject ID, 1 subject IRI, 2 stored value, 3 object IRI (resource ranges only).
-std::string RowsSql(const schema::PropertyStorage& storage, bool is_resource) {
+std::string RowsSql(const schema::PropertyStorage& storage, bool is_resource, RowScope scope) {
   const std::string value = "t." + Quote(storage.column);
   return fmt::format(
       "SELECT t.ID, s.Uri, {value}{object_column} FROM {table} AS t "
       "JOIN {resources} AS s ON s.ID = t.ID{object_join} "
-      "WHERE {value} IS NOT NULL AND t.{graph} = ?1 "
+      "WHERE {value} IS NOT NULL AND {scope} "
       "ORDER BY s.Uri IS NULL, s.Uri, t.ID{object_order}, {value}",
       fmt::arg("value", value), fmt::arg("table", Quote(storage.table)),
       fmt::arg("resources", Quote(schema::kResourceTable)),
-      fmt::arg("graph", Quote(storage.graph_column)),
+      fmt::arg("scope", scope == RowScope::kGraph
+                            ? fmt::format("t.{} = ?1", Quote(storage.graph_column))
+                            : std::string("t.ID IN (SELECT value FROM json_each(?1))")),
       fmt::arg("object_column", is_resource ? ", o.Uri" : ""),
       fmt::arg("object_join", is_resource ? fmt::format(" LEFT JOIN {} AS o ON o.ID = {}",
                                                         Quote(schema::kResourceTable), value)
@@ -36,9 +38,10 @@ bool SubjectKey::operator<(const SubjectKey& other) const {
 }
 
 Result<PropertyRows> PropertyRows::Prepare(Database& db, const schema::Names& names,
-                                           const ontology::Property& property) {
+                                           const ontology::Property& property,
+                                           RowScope scope) {
   const bool is_resource = property.type == ontology::ValueType::kResource;
-  auto statement = db.Prepare(RowsSql(names.StorageOf(property), is_resource));
+  auto statement = db.Prepare(RowsSql(names.StorageOf(property), is_resource, scope));
   if (!statement) return std::move(statement).error().WithContext("export " + property.name);
   return PropertyRows(std::move(*statement), property);
 }
@@ -46,6 +49,12 @@ Result<PropertyRows> PropertyRows::Prepare(Database& db, const schema::Names& na
 Result<void> PropertyRows::Start(int64_t graph) {
   statement_.Reset();
   QUARRY_TRY(statement_.Bind(1, graph));
+  return Advance();
+}
+
+Result<void> PropertyRows::StartSubjects(std::string_view ids_json) {
+  statement_.Reset();
+  QUARRY_TRY(statement_.Bind(1, ids_json));
   return Advance();
 }
 

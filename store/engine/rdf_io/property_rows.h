@@ -1,5 +1,6 @@
-// PropertyRows: the values of one property in one graph, read straight from its table
-// (SCHEMA.md) in subject order, for the exporter's merge of every property by subject.
+// PropertyRows: the values of one property in one graph (export), or of some subjects in every
+// graph (DESCRIBE), read straight from its table (SCHEMA.md) in subject order, for the
+// exporter's merge of every property by subject.
 //
 // Subjects sort by IRI (blank nodes last, by ID), values of a multi-valued property by object
 // IRI and then stored value — an order that does not depend on resource IDs, so that a store
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "store/common/result.h"
 #include "store/engine/sqlite/database.h"
@@ -35,13 +37,23 @@ struct ObjectValue {
   int64_t blank_id = 0;
 };
 
+// Which rows a PropertyRows reads.
+enum class RowScope {
+  kGraph,     // every subject's values in one graph
+  kSubjects,  // the values of listed subjects, in any graph
+};
+
 class PropertyRows {
  public:
   static Result<PropertyRows> Prepare(Database& db, const schema::Names& names,
-                                      const ontology::Property& property);
+                                      const ontology::Property& property,
+                                      RowScope scope = RowScope::kGraph);
 
-  // Rewinds to the first value held in `graph`.
+  // Rewinds to the first value held in `graph` (kGraph).
   Result<void> Start(int64_t graph);
+  // Rewinds to the first value of the subjects in `ids_json`, a JSON array of resource IDs
+  // (kSubjects; a JSON array binds any number of IDs to one statement).
+  Result<void> StartSubjects(std::string_view ids_json);
   bool has_row() const { return has_row_; }
   const SubjectKey& key() const { return key_; }
   ObjectValue Object();

@@ -72,10 +72,15 @@ RdfWriter::RdfWriter(std::ostream& out, WriteSyntax syntax,
     : state_(std::make_unique<State>(out)) {
   state_->syntax = syntax;
   state_->env.reset(serd_env_new(nullptr));
-  const auto style = static_cast<SerdStyle>(SERD_STYLE_ABBREVIATED | SERD_STYLE_CURIED);
-  state_->writer.reset(serd_writer_new(syntax == WriteSyntax::kTrig ? SERD_TRIG : SERD_TURTLE,
-                                       style, state_->env.get(), nullptr, TrimmingSink::Write,
-                                       &state_->sink));
+  const bool is_ntriples = syntax == WriteSyntax::kNTriples;
+  const auto style = static_cast<SerdStyle>(
+      is_ntriples ? 0 : SERD_STYLE_ABBREVIATED | SERD_STYLE_CURIED);
+  const SerdSyntax serd_syntax = syntax == WriteSyntax::kTrig ? SERD_TRIG
+                                 : is_ntriples                ? SERD_NTRIPLES
+                                                              : SERD_TURTLE;
+  state_->writer.reset(serd_writer_new(serd_syntax, style, state_->env.get(), nullptr,
+                                       TrimmingSink::Write, &state_->sink));
+  if (is_ntriples) return;
   for (const auto& [prefix, namespace_iri] : prefixes) {
     const SerdNode name = NodeOf(SERD_LITERAL, prefix);
     const SerdNode uri = NodeOf(SERD_URI, namespace_iri);

@@ -1,5 +1,6 @@
-// RdfWriter: statements → Turtle or TriG text on a std::ostream, through serd 0.30's writer
-// (escaping, prefixed names, statements of consecutive equal subjects grouped with ';' and ',').
+// RdfWriter: statements → Turtle, TriG or N-Triples text on a std::ostream, through serd 0.30's
+// writer (escaping, prefixed names, statements of consecutive equal subjects grouped with ';' and
+// ','; N-Triples: one statement per line, no prefixes).
 //
 // serd ends TriG output with stray tabs and no final newline; the sink holds trailing white
 // space back so the text always ends in exactly one newline.
@@ -18,11 +19,12 @@
 
 namespace quarry::engine::rdf_io {
 
-enum class WriteSyntax { kTurtle, kTrig };
+enum class WriteSyntax { kTurtle, kTrig, kNTriples };
 
 class RdfWriter {
  public:
-  // Writes an @prefix line for every entry of `prefixes` (prefix → namespace IRI).
+  // Writes an @prefix line for every entry of `prefixes` (prefix → namespace IRI); N-Triples
+  // ignores them.
   RdfWriter(std::ostream& out, WriteSyntax syntax,
             const std::map<std::string, std::string>& prefixes);
   ~RdfWriter();

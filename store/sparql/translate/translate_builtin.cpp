@@ -1,92 +1,149 @@
-// SPARQL built-in calls → SQL. Functions SQLite lacks are registered by the engine under
-// quarry_* names (store/engine/sql_functions.cpp): quarry_text, quarry_lang, quarry_datetime,
-// quarry_regex, quarry_lower, quarry_upper.
+// SPARQL built-in calls → SQL: the dispatcher, BOUND, IF and COALESCE. String functions are
+// in translate_builtin_string.cpp, the others in translate_builtin_term.cpp; functions SQLite
+// lacks are registered by the engine under quarry_* names (store/engine/sql_functions.h).
 #include <fmt/format.h>
 
-#include "store/sparql/translate/translator_impl.h"
+#include <cctype>
+
+#include "store/sparql/translate/builtin_helpers.h"
 
 namespace quarry::sparql::translate {
 namespace {
 
-using ontology::ValueType;
+bool IsStringFunction(Builtin function) {
+  switch (function) {
+    case Builtin::kStr:
+    case Builtin::kLang:
+    case Builtin::kLangMatches:
+    case Builtin::kStrlen:
+    case Builtin::kSubstr:
+    case Builtin::kUcase:
+    case Builtin::kLcase:
+    case Builtin::kStrStarts:
+    case Builtin::kStrEnds:
+    case Builtin::kContains:
+    case Builtin::kStrBefore:
+    case Builtin::kStrAfter:
+    case Builtin::kEncodeForUri:
+    case Builtin::kConcat:
+    case Builtin::kReplace:
+    case Builtin::kRegex:
+    case Builtin::kStrLang:
+      return true;
+    default:
+      return false;
+  }
+}
 
-SqlExpr Boolean(std::string sql) { return {std::move(sql), Kind::kLiteral, ValueType::kBoolean}; }
-SqlExpr Text(std::string sql) { return {std::move(sql), Kind::kLiteral, ValueType::kString}; }
+// Two branches of IF/COALESCE that differ in kind are compared as text (an IRI as its text).
+SqlExpr Unify(const SqlExpr& value, bool as_text) {
+  if (!as_text) return value;
+  if (value.kind == Kind::kResource) return IriText(Translator::UriOf(value.sql));
+  if (value.kind == Kind::kLiteral &&
+      (value.type == ValueType::kDateTime || value.type == ValueType::kBoolean)) {
+    return Text(Translator::TextOf(value));
+  }
+  return value;
+}
+
+bool SameShape(const std::vector<SqlExpr>& values) {
+  for (const SqlExpr& value : values) {
+    if (value.kind != values[0].kind || value.type != values[0].type) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
+SqlExpr KeepArguments(SqlExpr result, const std::vector<SqlExpr>& args) {
+  std::string unused;
+  for (const SqlExpr& arg : args) {
+    bool used = false;
+    for (size_t at = result.sql.find(arg.sql); at != std::string::npos && !used;
+         at = result.sql.find(arg.sql, at + 1)) {
+      const size_t end = at + arg.sql.size();
+      used = end >= result.sql.size() || !std::isdigit(static_cast<unsigned char>(result.sql[end]));
+    }
+    if (!used) unused += fmt::format(" WHEN 0 THEN {}", arg.sql);
+  }
+  if (!unused.empty()) result.sql = fmt::format("(CASE{} ELSE {} END)", unused, result.sql);
+  return result;
+}
+
+std::string EbvOf(const SqlExpr& value) {
+  if (value.kind == Kind::kResource || IsIriText(value))
+    return fmt::format("({} IS NOT NULL)", value.sql);
+  if (value.kind == Kind::kDynamic) return fmt::format("quarry_ebv({})", value.sql);
+  switch (value.type) {
+    case ValueType::kBoolean:
+      return value.sql;
+    case ValueType::kInteger:
+    case ValueType::kDouble:
+      return fmt::format("({} != 0)", value.sql);
+    case ValueType::kString:
+    case ValueType::kLangString:
+      return fmt::format("(length(quarry_text({})) > 0)", value.sql);
+    default:
+      return "NULL";  // a date has no boolean value: a type error
+  }
+}
+
+std::string TextOrIri(const SqlExpr& value) {
+  return IsIriText(value) ? value.sql : Translator::TextOf(value);
+}
+
+SqlExpr CoalesceOf(const std::vector<SqlExpr>& args) {
+  if (args.empty()) return SqlExpr{"NULL"};
+  const bool as_text = !SameShape(args);
+  std::string sql;
+  bool all_iri = true;
+  for (const SqlExpr& arg : args) {
+    const SqlExpr unified = Unify(arg, as_text);
+    all_iri = all_iri && IsIriLike(unified);
+    sql += (sql.empty() ? "" : ", ") + unified.sql;
+  }
+  if (args.size() == 1) return args[0];
+  if (!as_text) return SqlExpr{"coalesce(" + sql + ")", args[0].kind, args[0].type};
+  return all_iri ? IriText("coalesce(" + sql + ")") : SqlExpr{"coalesce(" + sql + ")"};
+}
+
+const Literal* ConstantLiteral(const Expr& expr) {
+  const Term* term = std::get_if<Term>(&expr.node);
+  return term ? std::get_if<Literal>(term) : nullptr;
+}
+
 Result<SqlExpr> Translator::Builtin(const BuiltinCall& call, const Fragment& scope,
                                     bool allow_aggregates) {
-  if (call.function == Builtin::kBound) {
-    QUARRY_ASSIGN_OR_RETURN(SqlExpr arg, Expression(call.args.at(0), scope, allow_aggregates));
-    return Boolean(fmt::format("({} IS NOT NULL)", arg.sql));
-  }
   std::vector<SqlExpr> args;
   for (const Expr& arg : call.args) {
     QUARRY_ASSIGN_OR_RETURN(SqlExpr value, Expression(arg, scope, allow_aggregates));
     args.push_back(std::move(value));
   }
-  const auto text = [&](size_t i) { return TextOf(args.at(i)); };
   switch (call.function) {
-    case Builtin::kStr: return Text(text(0));
-    case Builtin::kLang: return Text(fmt::format("quarry_lang({})", args.at(0).sql));
-    case Builtin::kStrlen: return SqlExpr{fmt::format("length({})", text(0)), Kind::kLiteral, ValueType::kInteger};
-    case Builtin::kUcase: return Text(fmt::format("quarry_upper({})", text(0)));
-    case Builtin::kLcase: return Text(fmt::format("quarry_lower({})", text(0)));
-    case Builtin::kContains: return Boolean(fmt::format("(instr({}, {}) > 0)", text(0), text(1)));
-    case Builtin::kStrStarts:
-      return Boolean(fmt::format("(substr({0}, 1, length({1})) = {1})", text(0), text(1)));
-    case Builtin::kStrEnds:
-      return Boolean(fmt::format("(length({1}) = 0 OR substr({0}, -length({1})) = {1})", text(0), text(1)));
-    case Builtin::kRegex:
-      return Boolean(fmt::format("quarry_regex({}, {}, {})", text(0), text(1),
-                                 args.size() > 2 ? text(2) : "''"));
-    case Builtin::kConcat: {
-      std::string sql;
-      for (size_t i = 0; i < args.size(); ++i) sql += (i ? " || " : "") + text(i);
-      return Text(sql.empty() ? "''" : "(" + sql + ")");
-    }
-    case Builtin::kSubstr:
-      return Text(args.size() > 2 ? fmt::format("substr({}, {}, {})", text(0), args[1].sql, args[2].sql)
-                                  : fmt::format("substr({}, {})", text(0), args.at(1).sql));
-    case Builtin::kIsIri:
-    case Builtin::kIsUri:
-      return Boolean(args.at(0).kind == Kind::kResource
-                         ? fmt::format("((SELECT Uri FROM Resource WHERE ID = {}) IS NOT NULL)", args[0].sql)
-                         : "0");
-    case Builtin::kIsBlank:
-      return Boolean(args.at(0).kind == Kind::kResource
-                         ? fmt::format("({0} IS NOT NULL AND (SELECT Uri FROM Resource WHERE ID = {0}) IS NULL)",
-                                       args[0].sql)
-                         : "0");
-    case Builtin::kIsLiteral:
-      return Boolean(args.at(0).kind == Kind::kResource ? "0" : fmt::format("({} IS NOT NULL)", args[0].sql));
-    case Builtin::kIsNumeric:
-      return Boolean(fmt::format("(typeof({}) IN ('integer', 'real'))", args.at(0).sql));
-    case Builtin::kSameTerm:
-      return Boolean(fmt::format("({} IS {})", args.at(0).sql, args.at(1).sql));
-    case Builtin::kCoalesce: {
-      std::string sql;
-      for (const SqlExpr& arg : args) sql += (sql.empty() ? "" : ", ") + arg.sql;
-      SqlExpr result = args.empty() ? SqlExpr{"NULL"} : args[0];
-      result.sql = args.size() == 1 ? args[0].sql : "coalesce(" + sql + ")";
-      return result;
-    }
+    case Builtin::kBound:
+      return Boolean(fmt::format("({} IS NOT NULL)", args.at(0).sql));
+    case Builtin::kCoalesce:
+      return CoalesceOf(args);
     case Builtin::kIf: {
-      QUARRY_ASSIGN_OR_RETURN(std::string condition, Condition(call.args.at(0), scope));
-      SqlExpr result = args.at(1);
-      result.sql = fmt::format("CASE WHEN {} THEN {} ELSE {} END", condition, args[1].sql, args.at(2).sql);
-      return result;
-    }
-    case Builtin::kAbs:
-    case Builtin::kRound: {
-      SqlExpr result = args.at(0);
-      result.sql = fmt::format("{}({})", call.function == Builtin::kAbs ? "abs" : "round", args[0].sql);
+      // An error in the condition is an error of the IF (both WHENs fail: NULL).
+      const std::string condition = EbvOf(args.at(0));
+      const bool as_text = !SameShape({args.at(1), args.at(2)});
+      const SqlExpr then = Unify(args[1], as_text), otherwise = Unify(args[2], as_text);
+      SqlExpr result = as_text ? SqlExpr{"", Kind::kDynamic} : args[1];
+      if (as_text && IsIriLike(then) && IsIriLike(otherwise)) result.type = ValueType::kResource;
+      result.sql = fmt::format("(CASE WHEN {0} THEN {1} WHEN NOT {0} THEN {2} END)", condition,
+                               then.sql, otherwise.sql);
+      result.is_aggregate = args[0].is_aggregate || args[1].is_aggregate || args[2].is_aggregate;
       return result;
     }
     default:
-      return Unsupported(fmt::format("the function {}", BuiltinName(call.function)));
+      break;
   }
+  QUARRY_ASSIGN_OR_RETURN(SqlExpr result, IsStringFunction(call.function)
+                                              ? StringBuiltin(*this, call, args)
+                                              : TermBuiltin(*this, call, args));
+  for (const SqlExpr& arg : args) result.is_aggregate = result.is_aggregate || arg.is_aggregate;
+  return KeepArguments(std::move(result), args);
 }
 
 }  // namespace quarry::sparql::translate

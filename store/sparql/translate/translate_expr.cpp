@@ -1,14 +1,12 @@
 // Expressions: FILTER conditions, BIND and SELECT expressions, ORDER BY keys.
 #include <fmt/format.h>
 
-#include "store/sparql/translate/translator_impl.h"
+#include "store/sparql/translate/builtin_helpers.h"
 
 namespace quarry::sparql::translate {
 namespace {
 
 using ontology::ValueType;
-
-constexpr std::string_view kTrackerNs = "http://tracker.api.gnome.org/ontology/v3/tracker#";
 
 std::string_view SqlOperator(BinaryOp op) {
   switch (op) {
@@ -33,9 +31,41 @@ bool IsComparison(BinaryOp op) {
          op != BinaryOp::kSubtract && op != BinaryOp::kMultiply && op != BinaryOp::kDivide;
 }
 
-SqlExpr Boolean(std::string sql) { return {std::move(sql), Kind::kLiteral, ValueType::kBoolean}; }
-SqlExpr Text(std::string sql) { return {std::move(sql), Kind::kLiteral, ValueType::kString}; }
-SqlExpr Integer(std::string sql) { return {std::move(sql), Kind::kLiteral, ValueType::kInteger}; }
+constexpr std::string_view kFtsNs = "http://tracker.api.gnome.org/ontology/v3/fts#";
+
+// Comparable families of statically typed values; kDynamic values are checked by SQLite.
+enum class Family { kUnknown, kNumeric, kString, kDateTime, kDate, kIri };
+
+Family FamilyOf(const SqlExpr& value) {
+  if (IsIriLike(value)) return Family::kIri;
+  if (value.kind != Kind::kLiteral) return Family::kUnknown;
+  switch (value.type) {
+    case ValueType::kInteger:
+    case ValueType::kDouble:
+    case ValueType::kBoolean: return Family::kNumeric;  // Tracker compares booleans as 0/1
+    case ValueType::kString:
+    case ValueType::kLangString: return Family::kString;
+    case ValueType::kDateTime: return Family::kDateTime;
+    case ValueType::kDate: return Family::kDate;
+    default: return Family::kUnknown;
+  }
+}
+
+// The IRI text of an IRI-valued operand; a constant IRI is bound as text, since it need not
+// be in the Resource table.
+std::string IriTextOf(Translator& translator, const Expr& expr, const SqlExpr& value) {
+  if (IsIriText(value)) return value.sql;
+  const Term* term = std::get_if<Term>(&expr.node);
+  if (const Iri* iri = term ? std::get_if<Iri>(term) : nullptr) return translator.BindValue(iri->iri);
+  return Translator::UriOf(value.sql);
+}
+
+// A numeric operand of + - * /, NULL (a type error) when it cannot be a number.
+std::string NumericOperand(const SqlExpr& value) {
+  if (IsNumericTyped(value)) return value.sql;
+  if (!IsDynamicValue(value)) return "NULL";
+  return fmt::format("(CASE WHEN typeof({0}) IN ('integer', 'real') THEN {0} END)", value.sql);
+}
 
 // A literal's natural value and type, from its datatype.
 schema::RdfTerm ToRdfLiteral(const Literal& literal) {
@@ -77,13 +107,13 @@ Result<SqlExpr> Translator::TermExpr(const Term& term, const Fragment& scope) {
       return found->second;
     }
     if (const auto found = scope.vars.find(variable->name); found != scope.vars.end()) {
-      return found->second;
+      return TermValue(found->second);
     }
     return SqlExpr{"NULL", Kind::kDynamic};  // unbound: an error in SPARQL, NULL here
   }
   if (const auto* blank = std::get_if<BlankNode>(&term)) {
     if (const auto found = scope.vars.find("_:" + blank->label); found != scope.vars.end()) {
-      return found->second;
+      return TermValue(found->second);
     }
     return SqlExpr{"NULL", Kind::kDynamic};
   }
@@ -93,8 +123,11 @@ Result<SqlExpr> Translator::TermExpr(const Term& term, const Fragment& scope) {
   if (const auto* literal = std::get_if<Literal>(&term)) {
     const ValueType type = NaturalType(*literal);
     auto encoded = schema::EncodeLiteral(ToRdfLiteral(*literal), type);
-    if (!encoded) encoded = schema::EncodeLiteral(ToRdfLiteral(*literal), ValueType::kString);
-    return SqlExpr{BindValue(*encoded), Kind::kLiteral, encoded ? type : ValueType::kString};
+    if (!encoded) {
+      // A datatype without a column encoding (any IRI in open mode): compare its lexical form.
+      return SqlExpr{BindValue(literal->lexical), Kind::kLiteral, ValueType::kString};
+    }
+    return SqlExpr{BindValue(*encoded), Kind::kLiteral, type};
   }
   const auto& parameter = std::get<Parameter>(term);
   return SqlExpr{BindParameter(parameter.name, false, ValueType::kString), Kind::kDynamic};
@@ -137,6 +170,21 @@ Result<SqlExpr> Translator::Compare(BinaryOp op, const Expr& left, const Expr& r
     QUARRY_ASSIGN_OR_RETURN(b, TypedOperand(right, &a, scope, allow_aggregates));
   }
   const bool aggregate = a.is_aggregate || b.is_aggregate;
+  const Family family_a = FamilyOf(a), family_b = FamilyOf(b);
+  const bool literal_families = family_a != Family::kIri && family_b != Family::kIri;
+  if (family_a != family_b && family_a != Family::kUnknown && family_b != Family::kUnknown &&
+      literal_families) {
+    // Literals of unrelated types: never equal; ordering them is a type error (§17.3).
+    const std::string outcome = op == BinaryOp::kEqual ? "0" : op == BinaryOp::kNotEqual ? "1" : "NULL";
+    return SqlExpr{fmt::format("(CASE WHEN {} IS NOT NULL AND {} IS NOT NULL THEN {} END)", a.sql,
+                               b.sql, outcome),
+                   Kind::kLiteral, ValueType::kBoolean, aggregate};
+  }
+  if ((IsIriText(a) && IsIriLike(b)) || (IsIriText(b) && IsIriLike(a))) {
+    return SqlExpr{fmt::format("({} {} {})", IriTextOf(*this, left, a), SqlOperator(op),
+                               IriTextOf(*this, right, b)),
+                   Kind::kLiteral, ValueType::kBoolean, aggregate};
+  }
   const bool a_resource = a.kind == Kind::kResource, b_resource = b.kind == Kind::kResource;
   if (a_resource && b_resource && (op == BinaryOp::kEqual || op == BinaryOp::kNotEqual)) {
     return SqlExpr{fmt::format("({} {} {})", a.sql, SqlOperator(op), b.sql), Kind::kLiteral,
@@ -151,12 +199,8 @@ Result<SqlExpr> Translator::Compare(BinaryOp op, const Expr& left, const Expr& r
 
 Result<std::string> Translator::Condition(const Expr& expr, const Fragment& scope) {
   QUARRY_ASSIGN_OR_RETURN(SqlExpr value, Expression(expr, scope));
-  if (value.kind == Kind::kLiteral && value.type == ValueType::kString) {
-    // Effective boolean value of a string: true when non-empty.
-    return fmt::format("(length(quarry_text({})) > 0)", value.sql);
-  }
-  if (value.kind == Kind::kResource) return fmt::format("({} IS NOT NULL)", value.sql);
-  return fmt::format("coalesce({}, 0)", value.sql);
+  // An error (NULL) filters the solution out.
+  return fmt::format("coalesce({}, 0)", EbvOf(value));
 }
 
 Result<SqlExpr> Translator::Expression(const Expr& expr, const Fragment& scope,
@@ -167,27 +211,47 @@ Result<SqlExpr> Translator::Expression(const Expr& expr, const Fragment& scope,
       return Compare(binary->op, *binary->left, *binary->right, scope, allow_aggregates);
     }
     if (binary->op == BinaryOp::kOr || binary->op == BinaryOp::kAnd) {
-      QUARRY_ASSIGN_OR_RETURN(std::string ca, Condition(*binary->left, scope));
-      QUARRY_ASSIGN_OR_RETURN(std::string cb, Condition(*binary->right, scope));
-      return Boolean(fmt::format("({} {} {})", ca, SqlOperator(binary->op), cb));
+      // SQL's three-valued logic is SPARQL's: error || true = true, error && false = false.
+      QUARRY_ASSIGN_OR_RETURN(SqlExpr a, Expression(*binary->left, scope, allow_aggregates));
+      QUARRY_ASSIGN_OR_RETURN(SqlExpr b, Expression(*binary->right, scope, allow_aggregates));
+      SqlExpr result = Boolean(fmt::format("({} {} {})", EbvOf(a), SqlOperator(binary->op), EbvOf(b)));
+      result.is_aggregate = a.is_aggregate || b.is_aggregate;
+      return result;
     }
     QUARRY_ASSIGN_OR_RETURN(SqlExpr a, Expression(*binary->left, scope, allow_aggregates));
-    QUARRY_ASSIGN_OR_RETURN(SqlExpr b, Expression(*binary->right, scope, allow_aggregates));
+    // A ~parameter is encoded as the number it meets; a literal keeps its own type.
+    const Term* right_term = std::get_if<Term>(&binary->right->node);
+    const bool right_parameter = right_term && std::holds_alternative<Parameter>(*right_term);
+    QUARRY_ASSIGN_OR_RETURN(SqlExpr b, right_parameter
+                                           ? TypedOperand(*binary->right, &a, scope, allow_aggregates)
+                                           : Expression(*binary->right, scope, allow_aggregates));
     const bool aggregate = a.is_aggregate || b.is_aggregate;
-    const bool is_double = binary->op == BinaryOp::kDivide || a.type == ValueType::kDouble ||
-                           b.type == ValueType::kDouble;
-    const std::string left = binary->op == BinaryOp::kDivide ? "CAST(" + a.sql + " AS REAL)" : a.sql;
-    return SqlExpr{fmt::format("({} {} {})", left, SqlOperator(binary->op), b.sql), Kind::kLiteral,
-                   is_double ? ValueType::kDouble : ValueType::kInteger, aggregate};
+    // Numeric promotion (§17.3): integer op integer is an integer, except division (decimal,
+    // here a double); anything with a double is a double; a dynamic operand is typed per row.
+    const bool is_double = binary->op == BinaryOp::kDivide || HasType(a, ValueType::kDouble) ||
+                           HasType(b, ValueType::kDouble);
+    const bool dynamic = IsDynamicValue(a) || IsDynamicValue(b);
+    const std::string left_sql = NumericOperand(a), right_sql = NumericOperand(b);
+    const std::string left = binary->op == BinaryOp::kDivide ? "CAST(" + left_sql + " AS REAL)" : left_sql;
+    return KeepArguments(
+        SqlExpr{fmt::format("({} {} {})", left, SqlOperator(binary->op), right_sql),
+                dynamic && binary->op != BinaryOp::kDivide ? Kind::kDynamic : Kind::kLiteral,
+                is_double ? ValueType::kDouble : ValueType::kInteger, aggregate},
+        {a, b});
   }
   if (const auto* unary = std::get_if<UnaryExpr>(&expr.node)) {
     if (unary->op == UnaryOp::kNot) {
-      QUARRY_ASSIGN_OR_RETURN(std::string condition, Condition(*unary->operand, scope));
-      return Boolean(fmt::format("(NOT {})", condition));
+      QUARRY_ASSIGN_OR_RETURN(SqlExpr operand, Expression(*unary->operand, scope, allow_aggregates));
+      SqlExpr result = Boolean(fmt::format("(NOT {})", EbvOf(operand)));
+      result.is_aggregate = operand.is_aggregate;
+      return result;
     }
-    QUARRY_ASSIGN_OR_RETURN(SqlExpr operand, Expression(*unary->operand, scope, allow_aggregates));
-    if (unary->op == UnaryOp::kMinus) operand.sql = fmt::format("(- {})", operand.sql);
-    return operand;
+    QUARRY_ASSIGN_OR_RETURN(const SqlExpr operand, Expression(*unary->operand, scope, allow_aggregates));
+    SqlExpr result = operand;
+    result.sql = NumericOperand(operand);
+    if (result.sql == "NULL") result = SqlExpr{"NULL", Kind::kLiteral, ValueType::kInteger, operand.is_aggregate};
+    if (unary->op == UnaryOp::kMinus) result.sql = fmt::format("(- {})", result.sql);
+    return KeepArguments(std::move(result), {operand});
   }
   if (const auto* call = std::get_if<BuiltinCall>(&expr.node)) {
     return Builtin(*call, scope, allow_aggregates);
@@ -247,8 +311,13 @@ Result<SqlExpr> Translator::AggregateExpr(const Aggregate& aggregate, const Frag
     case AggregateOp::kCount:
       return SqlExpr{fmt::format("count({}{})", distinct, arg.sql), Kind::kLiteral, ValueType::kInteger, true};
     case AggregateOp::kSum:
+      // The sum of integers is an integer; of nothing, 0 (§18.5.1.3).
+      if (HasType(arg, ValueType::kInteger)) {
+        return SqlExpr{fmt::format("coalesce(sum({}{}), 0)", distinct, arg.sql), Kind::kLiteral,
+                       ValueType::kInteger, true};
+      }
       return SqlExpr{fmt::format("total({}{})", distinct, arg.sql), Kind::kLiteral,
-                     arg.type == ValueType::kInteger ? ValueType::kDouble : arg.type, true};
+                     ValueType::kDouble, true};
     case AggregateOp::kAvg:
       return SqlExpr{fmt::format("avg({}{})", distinct, arg.sql), Kind::kLiteral, ValueType::kDouble, true};
     case AggregateOp::kMin:
@@ -271,22 +340,17 @@ Result<SqlExpr> Translator::AggregateExpr(const Aggregate& aggregate, const Frag
 
 Result<SqlExpr> Translator::Function(const FunctionCall& call, const Fragment& scope,
                                      bool allow_aggregates) {
+  if (call.iri.rfind(kFtsNs, 0) == 0) return FtsFunction(call, scope);
   std::vector<SqlExpr> args;
   for (const Expr& arg : call.args) {
     QUARRY_ASSIGN_OR_RETURN(SqlExpr value, Expression(arg, scope, allow_aggregates));
     args.push_back(std::move(value));
   }
-  const std::string tracker(kTrackerNs);
-  const std::string xsd(kXsdNs);
-  if (call.iri == tracker + "id" && args.size() == 1) return Integer(args[0].sql);
-  if (call.iri == tracker + "uri" && args.size() == 1) {
-    return SqlExpr{args[0].sql, Kind::kResource, ValueType::kResource};
+  QUARRY_ASSIGN_OR_RETURN(std::optional<SqlExpr> library, LibraryFunction(*this, call, args));
+  if (library) {
+    for (const SqlExpr& arg : args) library->is_aggregate = library->is_aggregate || arg.is_aggregate;
+    return KeepArguments(std::move(*library), args);
   }
-  if (call.iri == xsd + "integer" && args.size() == 1) return Integer("CAST(" + args[0].sql + " AS INTEGER)");
-  if (call.iri == xsd + "double" && args.size() == 1) {
-    return SqlExpr{"CAST(" + args[0].sql + " AS REAL)", Kind::kLiteral, ValueType::kDouble};
-  }
-  if (call.iri == xsd + "string" && args.size() == 1) return Text(TextOf(args[0]));
   // A property used as a function returns its value; multi-valued ones joined with ','.
   if (const ontology::Property* property = ontology_.FindProperty(call.iri); property && args.size() == 1) {
     const schema::PropertyStorage storage = names_.StorageOf(*property);

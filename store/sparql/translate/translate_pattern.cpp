@@ -24,16 +24,28 @@ bool IsTypeTriple(const TriplePattern& triple) {
   return iri && iri->iri == kRdfType;
 }
 
-// Equality of two bound values; kinds that can never be equal give a false condition.
+}  // namespace
+
+// Kinds that can never be equal give a false condition. A dynamic value holds a resource as its
+// IRI text and a dateTime in its lexical form (UNION, VALUES), so the typed side is converted.
 std::string Equal(const SqlExpr& a, const SqlExpr& b) {
+  if (a.kind == Kind::kTerm || b.kind == Kind::kTerm) return TermEqual(a, b);
   if ((a.kind == Kind::kResource) != (b.kind == Kind::kResource) &&
       a.kind != Kind::kDynamic && b.kind != Kind::kDynamic) {
     return "0";
   }
+  if ((a.kind == Kind::kDynamic) != (b.kind == Kind::kDynamic)) {
+    const SqlExpr& typed = a.kind == Kind::kDynamic ? b : a;
+    const SqlExpr& dynamic = a.kind == Kind::kDynamic ? a : b;
+    if (typed.kind == Kind::kResource) {
+      return fmt::format("{} = {}", Translator::UriOf(typed.sql), dynamic.sql);
+    }
+    if (typed.type == ontology::ValueType::kDateTime) {
+      return fmt::format("quarry_datetime({}) = {}", typed.sql, dynamic.sql);
+    }
+  }
   return fmt::format("{} = {}", a.sql, b.sql);
 }
-
-}  // namespace
 
 Error Unsupported(std::string_view what) {
   return Error(Errc::kUnsupported,
@@ -86,7 +98,16 @@ Result<void> Translator::BindTerm(Fragment& fragment, const Term& term, const st
   if (!key.empty()) {
     const SqlExpr value{sql, kind, type};
     if (const auto found = fragment.vars.find(key); found != fragment.vars.end()) {
-      fragment.conditions.push_back(Equal(found->second, value));
+      if (fragment.nullable.count(key) && kind != Kind::kDynamic) {
+        // Bound only by an OPTIONAL or BIND so far: an unbound value is compatible with this
+        // table column, which is never NULL and so becomes the variable's value.
+        fragment.conditions.push_back(
+            fmt::format("({} IS NULL OR {})", found->second.sql, Equal(found->second, value)));
+        found->second = value;
+        fragment.nullable.erase(key);
+      } else {
+        fragment.conditions.push_back(Equal(found->second, value));
+      }
     } else {
       fragment.vars.emplace(key, value);
       fragment.var_order.push_back(key);
@@ -94,11 +115,18 @@ Result<void> Translator::BindTerm(Fragment& fragment, const Term& term, const st
     return Ok();
   }
   if (const auto* iri = std::get_if<Iri>(&term)) {
+    // A dynamic column (UNION, VALUES, paths mixing kinds) holds a resource as its IRI text.
     fragment.conditions.push_back(kind == Kind::kResource ? fmt::format("{} = {}", sql, IriId(iri->iri))
-                                                          : "0");
+                                  : kind == Kind::kDynamic ? fmt::format("{} = {}", sql, BindValue(iri->iri))
+                                                           : "0");
     return Ok();
   }
   if (const auto* literal = std::get_if<Literal>(&term)) {
+    if (kind == Kind::kDynamic) {
+      QUARRY_ASSIGN_OR_RETURN(const SqlExpr constant, TermExpr(term, fragment));
+      fragment.conditions.push_back(Equal(SqlExpr{sql, kind, type}, constant));
+      return Ok();
+    }
     if (kind != Kind::kLiteral) {
       fragment.conditions.push_back("0");
       return Ok();
@@ -126,10 +154,12 @@ Result<void> Translator::BindGraph(Fragment& fragment, const std::string& graph_
                                    const GraphContext& graph) {
   switch (graph.mode) {
     case GraphContext::Mode::kAny:
+      if (dataset_.restricts_default) fragment.conditions.push_back(GraphFilter(graph_column, graph));
       return Ok();
     case GraphContext::Mode::kIri:
       if (const auto* iri = std::get_if<Iri>(&graph.graph)) {
         fragment.conditions.push_back(fmt::format("{} = {}", graph_column, IriId(iri->iri)));
+        if (dataset_.restricts_named) fragment.conditions.push_back(GraphFilter(graph_column, graph));
         return Ok();
       }
       fragment.conditions.push_back(fmt::format("{} = 0", graph_column));  // the default graph
@@ -137,6 +167,7 @@ Result<void> Translator::BindGraph(Fragment& fragment, const std::string& graph_
     case GraphContext::Mode::kVariable:
       // GRAPH ?g ranges over named graphs only: the default graph (0) has no name.
       fragment.conditions.push_back(fmt::format("{} > 0", graph_column));
+      if (dataset_.restricts_named) fragment.conditions.push_back(GraphFilter(graph_column, graph));
       return BindTerm(fragment, graph.graph, graph_column, Kind::kResource,
                       ontology::ValueType::kResource);
   }
@@ -166,7 +197,7 @@ Result<void> Translator::AddTypeTriple(Fragment& fragment, const TriplePattern& 
     return Error(Errc::kConstraint, fmt::format("unknown class <{}>", class_iri->iri));
   }
   const std::string key = SubjectKey(triple.subject);
-  if (cls && graph.mode == GraphContext::Mode::kAny) {
+  if (cls && SeesAllGraphs(graph)) {
     // A superclass of a class the subject already has adds nothing: skip the join.
     for (const auto& [known, alias] : fragment.subject_classes[key]) {
       if (ontology_.IsSubClassOf(known->iri, cls->iri)) return Ok();
@@ -192,7 +223,9 @@ Result<void> Translator::AddTypeTriple(Fragment& fragment, const TriplePattern& 
 Result<void> Translator::AddTriple(Fragment& fragment, const TriplePattern& triple,
                                    const GraphContext& graph) {
   const Term* predicate = std::get_if<Term>(&triple.predicate);
-  if (!predicate) return Unsupported("a property path");
+  if (!predicate) return AddPath(fragment, triple, graph);
+  if (IsFtsMatch(triple)) return AddFtsMatch(fragment, triple);
+  if (UsesQuads(triple)) return AddQuadTriple(fragment, triple, graph);
   const Iri* predicate_iri = AsIri(*predicate);
   if (!predicate_iri) return Unsupported("a variable or parameter in predicate position");
   if (predicate_iri->iri == kRdfType) return AddTypeTriple(fragment, triple, graph);
@@ -208,7 +241,7 @@ Result<void> Translator::AddTriple(Fragment& fragment, const TriplePattern& trip
   std::string alias;
   std::string column = Quote(storage.column);
   bool is_new = true;
-  if (!storage.multi_valued && graph.mode == GraphContext::Mode::kAny) {
+  if (!storage.multi_valued && SeesAllGraphs(graph)) {
     // The seed's domain index: read the mirror column of a class the subject is known to have.
     for (const auto& [cls, class_alias] : fragment.subject_classes[SubjectKey(triple.subject)]) {
       if (std::find(cls->domain_indexes.begin(), cls->domain_indexes.end(), property->iri) !=
@@ -261,7 +294,9 @@ Result<void> Translator::Join(Fragment& into, Fragment other) {
     }
     into.conditions.push_back(fmt::format("({0} IS NULL OR {1} IS NULL OR {2})", found->second.sql,
                                           value.sql, Equal(found->second, value)));
-    found->second.sql = fmt::format("coalesce({}, {})", found->second.sql, value.sql);
+    const SqlExpr common = CommonKind({found->second, value});
+    found->second = {fmt::format("coalesce({}, {})", Convert(found->second, common), Convert(value, common)),
+                     common.kind, common.type};
     if (!(into.nullable.count(name) && other.nullable.count(name))) into.nullable.erase(name);
   }
   return Ok();
@@ -304,7 +339,7 @@ Result<void> Translator::LeftJoin(Fragment& into, Fragment optional) {
   std::string on_sql;
   for (const std::string& condition : on) on_sql += (on_sql.empty() ? "" : " AND ") + condition;
   if (on_sql.empty()) on_sql = "1";
-  if (into.from.empty()) into.from = "(SELECT 1) AS unit";
+  if (into.from.empty()) into.from = fmt::format("(SELECT 1) AS {}", NewAlias("unit"));
   into.from += fmt::format(" LEFT JOIN (SELECT {} {}{}) AS {} ON {}", columns,
                            optional.from.empty() ? "" : "FROM " + optional.from, where, alias,
                            on_sql);
@@ -361,16 +396,19 @@ Result<Fragment> Translator::Group(const GroupGraphPattern& group, const GraphCo
       QUARRY_TRY(Join(fragment, std::move(inner)));
     } else if (const auto* bind = std::get_if<sparql::Bind>(&element.node)) {
       QUARRY_TRY(AddBind(fragment, *bind));
-    } else if (std::holds_alternative<UnionPattern>(element.node)) {
-      return Unsupported("UNION");
-    } else if (std::holds_alternative<MinusPattern>(element.node)) {
-      return Unsupported("MINUS");
-    } else if (std::holds_alternative<InlineData>(element.node)) {
-      return Unsupported("VALUES");
+    } else if (const auto* union_pattern = std::get_if<UnionPattern>(&element.node)) {
+      QUARRY_TRY(AddUnion(fragment, *union_pattern, graph));
+    } else if (const auto* minus = std::get_if<MinusPattern>(&element.node)) {
+      QUARRY_TRY(AddMinus(fragment, *minus, graph));
+    } else if (const auto* data = std::get_if<InlineData>(&element.node)) {
+      QUARRY_ASSIGN_OR_RETURN(Fragment inner, Values(*data));
+      QUARRY_TRY(Join(fragment, std::move(inner)));
     } else if (std::holds_alternative<ServicePattern>(element.node)) {
       return Unsupported("SERVICE");
     } else {
-      return Unsupported("a sub-select");
+      const auto& sub_select = std::get<std::unique_ptr<SubSelect>>(element.node);
+      QUARRY_ASSIGN_OR_RETURN(Fragment inner, SubQuery(*sub_select, graph));
+      QUARRY_TRY(Join(fragment, std::move(inner)));
     }
   }
   if (!defer_filters) {

@@ -2,6 +2,7 @@
 // LIMIT/OFFSET, ASK; and the solution queries of updates.
 #include <fmt/format.h>
 
+#include "store/schema/quad_table.h"
 #include "store/sparql/translate/translator.h"
 #include "store/sparql/translate/translator_impl.h"
 
@@ -26,7 +27,13 @@ OutputColumn ColumnOf(const std::string& name, const SqlExpr& value, bool resolv
       column.type = value.type;
       break;
     case Kind::kDynamic:
-      column.kind = ColumnKind::kDynamic;
+      // An IRI computed as text (DATATYPE, UUID, BNODE; translate/builtin_helpers.h).
+      column.kind = resolve_resources && value.type == ontology::ValueType::kResource
+                        ? ColumnKind::kResource
+                        : ColumnKind::kDynamic;
+      break;
+    case Kind::kTerm:  // open mode: update solutions keep the raw term ID
+      column.kind = resolve_resources ? ColumnKind::kTerm : ColumnKind::kResourceId;
       break;
   }
   return column;
@@ -55,7 +62,8 @@ Result<void> Project(Translator& translator, const Query& query, const Fragment&
   SqlQuery& output = translator.output();
   const auto add = [&](const std::string& name, const SqlExpr& value) {
     const OutputColumn column = ColumnOf(name, value, true);
-    const std::string sql = column.kind == ColumnKind::kResource ? Translator::UriOf(value.sql) : value.sql;
+    std::string sql = value.kind == Kind::kResource ? Translator::UriOf(value.sql) : value.sql;
+    if (column.kind == ColumnKind::kTerm) sql = schema::TermOutputSql(value.sql);
     select_list.push_back(fmt::format("{} AS {}", sql, schema::Quote(name)));
     output.columns.push_back(column);
   };
@@ -68,6 +76,11 @@ Result<void> Project(Translator& translator, const Query& query, const Fragment&
   int unnamed = 0;
   for (const SelectItem& item : query.select.items) {
     const std::string name = item.variable ? item.variable->name : fmt::format("_{}", ++unnamed);
+    const auto term = item.variable ? fragment.vars.find(item.variable->name) : fragment.vars.end();
+    if (!item.expr && term != fragment.vars.end() && term->second.kind == Kind::kTerm) {
+      add(name, term->second);  // keeps the datatype and language of an open-mode value
+      continue;
+    }
     if (!item.expr) {
       QUARRY_ASSIGN_OR_RETURN(SqlExpr value, translator.Expression(Expr{Term{*item.variable}}, fragment));
       add(name, value);
@@ -80,9 +93,11 @@ Result<void> Project(Translator& translator, const Query& query, const Fragment&
   return Ok();
 }
 
-Result<std::string> GroupAndOrder(Translator& translator, const Query& query, const Fragment& fragment) {
+}  // namespace
+
+Result<std::string> translate::SolutionTail(Translator& translator, const SolutionModifiers& modifiers,
+                                            const Fragment& fragment) {
   std::string sql;
-  const SolutionModifiers& modifiers = query.modifiers;
   for (size_t i = 0; i < modifiers.group_by.size(); ++i) {
     QUARRY_ASSIGN_OR_RETURN(SqlExpr key, translator.Expression(modifiers.group_by[i].expr, fragment));
     sql += (i == 0 ? " GROUP BY " : ", ") + key.sql;
@@ -100,20 +115,75 @@ Result<std::string> GroupAndOrder(Translator& translator, const Query& query, co
   return sql + Modifiers(modifiers);
 }
 
+namespace {
+
+bool HasAggregate(const Expr& expr);
+
+bool AnyAggregate(const std::vector<Expr>& exprs) {
+  for (const Expr& expr : exprs) {
+    if (HasAggregate(expr)) return true;
+  }
+  return false;
+}
+
+bool HasAggregate(const Expr& expr) {
+  if (std::holds_alternative<Aggregate>(expr.node)) return true;
+  if (const auto* binary = std::get_if<BinaryExpr>(&expr.node)) {
+    return HasAggregate(*binary->left) || HasAggregate(*binary->right);
+  }
+  if (const auto* unary = std::get_if<UnaryExpr>(&expr.node)) return HasAggregate(*unary->operand);
+  if (const auto* call = std::get_if<BuiltinCall>(&expr.node)) return AnyAggregate(call->args);
+  if (const auto* call = std::get_if<FunctionCall>(&expr.node)) return AnyAggregate(call->args);
+  if (const auto* in = std::get_if<In>(&expr.node)) return HasAggregate(*in->operand) || AnyAggregate(in->list);
+  return false;
+}
+
 Result<void> CheckSupported(const Query& query) {
   if (query.form == QueryForm::kConstruct) return translate::Unsupported("CONSTRUCT");
   if (query.form == QueryForm::kDescribe) return translate::Unsupported("DESCRIBE");
-  if (!query.dataset.empty()) return translate::Unsupported("FROM / FROM NAMED");
-  if (query.values) return translate::Unsupported("VALUES");
+  bool grouped = !query.modifiers.group_by.empty();
+  for (const SelectItem& item : query.select.items) grouped = grouped || (item.expr && HasAggregate(*item.expr));
+  if (query.values && grouped) {
+    // §18.2.4.3 joins trailing VALUES after grouping; inside the WHERE clause it would join
+    // before, which counts differently.
+    return translate::Unsupported("trailing VALUES with GROUP BY or aggregates (write it inside WHERE)");
+  }
   return Ok();
+}
+
+translate::Dataset DatasetOf(const Query& query) {
+  translate::Dataset dataset;
+  for (const DatasetClause& clause : query.dataset) {
+    if (clause.named) {
+      dataset.restricts_named = true;
+      dataset.named_graphs.push_back(clause.iri);
+    } else {
+      dataset.default_graphs.push_back(clause.iri);
+    }
+  }
+  // Only FROM NAMED: the default graph is empty (§13.2).
+  dataset.restricts_default = !query.dataset.empty();
+  return dataset;
+}
+
+// The WHERE clause with the trailing VALUES joined to it.
+Result<Fragment> Where(Translator& translator, const Query& query) {
+  QUARRY_ASSIGN_OR_RETURN(Fragment fragment, translator.Group(query.where, GraphContext{}));
+  if (!query.values) return fragment;
+  QUARRY_ASSIGN_OR_RETURN(Fragment data, translator.Values(*query.values));
+  QUARRY_TRY(translator.Join(fragment, std::move(data)));
+  return fragment;
 }
 
 }  // namespace
 
-Result<SqlQuery> TranslateQuery(const Query& query, const ontology::Ontology& ontology) {
+Result<SqlQuery> TranslateQuery(const Query& query, const ontology::Ontology& ontology,
+                                bool open_mode) {
   QUARRY_TRY(CheckSupported(query));
   Translator translator(ontology);
-  QUARRY_ASSIGN_OR_RETURN(Fragment fragment, translator.Group(query.where, GraphContext{}));
+  translator.set_open_mode(open_mode);
+  translator.SetDataset(DatasetOf(query));
+  QUARRY_ASSIGN_OR_RETURN(Fragment fragment, Where(translator, query));
   if (query.form == QueryForm::kAsk) {
     translator.output().sql = fmt::format("SELECT EXISTS (SELECT 1{}) AS ask", FromWhere(fragment));
     translator.output().columns.push_back({"ask", ColumnKind::kLiteral, ontology::ValueType::kBoolean});
@@ -121,7 +191,7 @@ Result<SqlQuery> TranslateQuery(const Query& query, const ontology::Ontology& on
   }
   std::vector<std::string> select_list;
   QUARRY_TRY(Project(translator, query, fragment, select_list));
-  QUARRY_ASSIGN_OR_RETURN(std::string tail, GroupAndOrder(translator, query, fragment));
+  QUARRY_ASSIGN_OR_RETURN(std::string tail, translate::SolutionTail(translator, query.modifiers, fragment));
   std::string sql = query.select.distinct ? "SELECT DISTINCT " : "SELECT ";
   for (size_t i = 0; i < select_list.size(); ++i) sql += (i ? ", " : "") + select_list[i];
   if (select_list.empty()) sql += "1";
@@ -132,8 +202,10 @@ Result<SqlQuery> TranslateQuery(const Query& query, const ontology::Ontology& on
 Result<SqlQuery> TranslateSolutions(const GroupGraphPattern& where,
                                     const std::vector<std::string>& variables,
                                     const ontology::Ontology& ontology,
-                                    const std::optional<std::string>& default_graph) {
+                                    const std::optional<std::string>& default_graph,
+                                    bool open_mode) {
   Translator translator(ontology);
+  translator.set_open_mode(open_mode);
   GraphContext graph;
   if (default_graph) {
     graph.mode = GraphContext::Mode::kIri;

@@ -21,7 +21,9 @@
 
 namespace quarry::sparql::translate {
 
-enum class Kind { kResource, kLiteral, kDynamic };
+// kTerm (open mode, translate_quad.cpp): a term ID of the quad table, a Resource ID or a
+// negative literal ID (store/schema/quad_table.h); expressions see it as its dynamic value.
+enum class Kind { kResource, kLiteral, kDynamic, kTerm };
 
 struct SqlExpr {
   std::string sql;
@@ -50,6 +52,25 @@ struct Fragment {
   std::vector<const Expr*> filters;  // a group's FILTERs, applied over the whole group
 };
 
+// FROM / FROM NAMED (SPARQL 1.1 §13.2). Without FROM the default graph is Tracker's union of
+// all graphs; with FROM it is the merge of the listed graphs (empty when only FROM NAMED is
+// given); with FROM NAMED, GRAPH ranges over the listed graphs only.
+struct Dataset {
+  bool restricts_default = false;
+  std::vector<std::string> default_graphs;
+  bool restricts_named = false;
+  std::vector<std::string> named_graphs;
+};
+
+// A property path as a derived table with columns s, o (and g when the graph is a variable).
+struct PathTable {
+  std::string sql;  // a SELECT
+  Kind subject_kind = Kind::kResource;
+  Kind object_kind = Kind::kResource;
+  ontology::ValueType subject_type = ontology::ValueType::kResource;
+  ontology::ValueType object_type = ontology::ValueType::kResource;
+};
+
 class Translator {
  public:
   explicit Translator(const ontology::Ontology& ontology) : ontology_(ontology), names_(ontology) {}
@@ -71,7 +92,38 @@ class Translator {
   static std::string UriOf(const std::string& id_sql);
   static std::string TextOf(const SqlExpr& expr);
 
+  // Joins `other` into `into`; shared variables that may be unbound join as compatible
+  // solutions (equal, or unbound on one side), taking the bound value.
+  Result<void> Join(Fragment& into, Fragment other);
+  // Algebra beyond joins (issue 3): each adds one element of a group to `fragment`.
+  Result<void> AddUnion(Fragment& fragment, const UnionPattern& pattern, const GraphContext& graph);
+  Result<void> AddMinus(Fragment& fragment, const MinusPattern& minus, const GraphContext& graph);
+  Result<Fragment> Values(const InlineData& data);
+  Result<Fragment> SubQuery(const SubSelect& select, const GraphContext& graph);
+  Result<void> AddPath(Fragment& fragment, const TriplePattern& triple, const GraphContext& graph);
+  // `fragment` as a derived table (a SELECT) whose column "v_<name>" holds each of `names`
+  // (NULL where the fragment does not bind it); `kinds` says how each is encoded.
+  std::string DerivedSelect(const Fragment& fragment, const std::vector<std::string>& names,
+                            const std::vector<SqlExpr>& kinds);
+  void SetDataset(Dataset dataset) { dataset_ = std::move(dataset); }
+  // True when a pattern outside GRAPH sees every graph (no FROM): class tables, which keep no
+  // graph, may then stand for rdf:type and domain-index mirrors for values.
+  bool SeesAllGraphs(const GraphContext& graph) const {
+    return graph.mode == GraphContext::Mode::kAny && !dataset_.restricts_default;
+  }
+
   SqlQuery& output() { return output_; }
+  // Open mode: unknown and variable predicates read the quad table (translate_quad.cpp).
+  void set_open_mode(bool open_mode) { open_mode_ = open_mode; }
+  bool UsesQuads(const TriplePattern& triple) const;
+  Result<void> AddQuadTriple(Fragment& fragment, const TriplePattern& triple,
+                             const GraphContext& graph);
+  // A kTerm value as the dynamic value expressions compute with; other kinds unchanged.
+  static SqlExpr TermValue(const SqlExpr& value);
+  // Full text (translate_fts.cpp): `?r fts:match "search"`, fts:rank/snippet/offsets(?r).
+  static bool IsFtsMatch(const TriplePattern& triple);
+  Result<void> AddFtsMatch(Fragment& fragment, const TriplePattern& triple);
+  Result<SqlExpr> FtsFunction(const FunctionCall& call, const Fragment& scope);
   std::map<std::string, SqlExpr>& projected() { return projected_; }
   const ontology::Ontology& ontology() const { return ontology_; }
 
@@ -86,7 +138,6 @@ class Translator {
                          const GraphContext& graph);
   std::string AliasFor(Fragment& fragment, const Term& subject, const std::string& table,
                        bool* is_new);
-  Result<void> Join(Fragment& into, Fragment other);
   Result<void> LeftJoin(Fragment& into, Fragment optional);
   Result<void> AddBind(Fragment& fragment, const sparql::Bind& bind);
   Result<SqlExpr> Compare(BinaryOp op, const Expr& left, const Expr& right, const Fragment& scope,
@@ -105,10 +156,45 @@ class Translator {
   SqlQuery output_;
   std::map<std::string, SqlExpr> projected_;
   int alias_counter_ = 0;
+  bool open_mode_ = false;
+  Dataset dataset_;
+
+  // One VALUES cell in its natural encoding; UNDEF is NULL (translate_values.cpp).
+  Result<SqlExpr> ValueCell(const std::optional<Term>& cell, std::map<std::string, int>& unknown_iris);
+
+  // translate_path.cpp
+  // `ends` is the triple when `path` is its whole predicate: a constant end seeds * and +.
+  Result<PathTable> PathSql(const Path& path, const GraphContext& graph, const TriplePattern* ends);
+  Result<PathTable> LinkSql(const std::string& iri, const GraphContext& graph);
+  Result<PathTable> ClosureSql(const Path& step, const GraphContext& graph, const TriplePattern* ends,
+                               bool zero_length, bool repeat);
+  Result<PathTable> NegatedSql(const Path& path, const GraphContext& graph);
+  std::string ZeroLengthSql(const PathTable& edges, const std::string& edge_table,
+                            const GraphContext& graph);
+  // The FROM / FROM NAMED restriction of a graph column for this context ("1" when none).
+  std::string GraphFilter(const std::string& graph_column, const GraphContext& graph);
+  // All conditions on the graph column of one stored triple (context and dataset).
+  std::string EdgeGraph(const std::string& graph_column, const GraphContext& graph);
 };
 
 std::string SubjectKey(const Term& term);
 std::string VariableKey(const Term& term);  // "" when the term is no variable/blank node
 Error Unsupported(std::string_view what);
+// The encoding values of several kinds share in one column (UNION branches, VALUES cells, path
+// alternatives): their kind when all agree, else kDynamic (sql is left empty).
+SqlExpr CommonKind(const std::vector<SqlExpr>& values);
+// `value` re-encoded for a column of `target`'s kind: a dynamic column holds a resource as its
+// IRI text and a dateTime in its lexical form, so the cursor reads them back by SQLite type.
+std::string Convert(const SqlExpr& value, const SqlExpr& target);
+// SELECTs joined with UNION ALL, nested in groups so no compound exceeds SQLite's limit of 500
+// terms (a negated property set unions every property of the ontology).
+std::string UnionAll(std::vector<std::string> selects);
+// SQL equality of two bound values ("0" when their kinds can never be equal).
+std::string Equal(const SqlExpr& a, const SqlExpr& b);
+// Equal() when either side is a kTerm (translate_quad.cpp).
+std::string TermEqual(const SqlExpr& a, const SqlExpr& b);
+// GROUP BY, HAVING, ORDER BY, LIMIT/OFFSET of a query or sub-select (translate_select.cpp).
+Result<std::string> SolutionTail(Translator& translator, const SolutionModifiers& modifiers,
+                                 const Fragment& fragment);
 
 }  // namespace quarry::sparql::translate

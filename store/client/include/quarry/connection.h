@@ -1,9 +1,12 @@
-// quarry::Connection: the public entry point to a Quarry store.
-//
-// Open() opens a database directory embedded (direct access: queries compile and run in the
-// caller's process). It writes only while it holds the directory's lock (no store process runs
-// there); otherwise it is read-only and updates fail with a clear error. The D-Bus connection to
-// quarry-store arrives with the store process (issue 4) behind the same interface.
+// quarry::Connection: the public entry point to a Quarry store, by one of three paths with one
+// Cursor API (DESIGN.md "Many readers"):
+//   Open()   embedded: opens a database directory in this process; it writes only while it holds
+//            the directory's lock (no store process runs there), otherwise it is read-only and
+//            updates fail with a clear error. Tests, benchmarks and `quarry --database`.
+//   Direct() read-only WAL access to the database quarry-store writes; SPARQL compiles in this
+//            process (the fastest read path). Updates are refused.
+//   Bus()    quarry-store on D-Bus: queries stream through a pipe (Steroids FD stream) or, with
+//            QueryTransport::kPlainDBus, come back as one D-Bus reply; updates run in the store.
 // Thread-safety: one thread at a time per Connection.
 #pragma once
 
@@ -16,11 +19,32 @@
 
 #include "quarry/cursor.h"
 #include "quarry/result.h"
+#include "quarry/triples.h"
 
 namespace quarry {
 
 class Statement;
 class Batch;
+
+inline constexpr std::string_view kStoreBusName = "org.quarry.Store1";
+
+// How a Bus() connection fetches query rows.
+enum class QueryTransport {
+  kFdStream,   // Steroids Query(s, h, a{sv}): rows through a pipe, typed (the default)
+  kPlainDBus,  // Resources SparqlQuery(s) -> aas: text only, no types or variable names
+};
+
+// quarry-store's Status interface: "Idle" or "Busy" (restore, journal replay) and progress 0..1.
+struct StoreStatus {
+  std::string state;
+  double progress = 0;
+};
+
+// Where Connection::Bus() finds quarry-store.
+struct BusOptions {
+  std::string bus_name{kStoreBusName};
+  std::string address;  // empty: the session bus (DBUS_SESSION_BUS_ADDRESS)
+};
 
 class Connection {
  public:
@@ -32,9 +56,21 @@ class Connection {
   class Impl;
 
   static Result<std::unique_ptr<Connection>> Open(const Options& options);
+  // Read-only access to `database` (a folder holding meta.db) while quarry-store writes it.
+  static Result<std::unique_ptr<Connection>> Direct(const std::filesystem::path& database,
+                                                    const std::filesystem::path& ontology = {});
+  // quarry-store on the bus; fails with "quarry-store is not running on ..." when nobody owns
+  // the name. A store that restarts later is found again by the next call.
+  static Result<std::unique_ptr<Connection>> Bus(const BusOptions& options = {});
   ~Connection();
 
   Result<Cursor> Query(std::string_view sparql);
+  // CONSTRUCT and DESCRIBE: the triples, in result order (a CONSTRUCT keeps its ORDER BY), each
+  // once. Direct and embedded connections only for now (a Bus() connection fails with
+  // Errc::kUnsupported).
+  Result<std::vector<Triple>> QueryTriples(std::string_view sparql);
+  // The same triples as Turtle (prefixed names for the ontology's prefixes) or N-Triples text.
+  Result<std::string> QueryRdf(std::string_view sparql, RdfSyntax syntax = RdfSyntax::kTurtle);
   // Compiles once; run it many times with different `~name` values.
   Result<Statement> Prepare(std::string_view sparql);
   // One SPARQL Update request (one transaction).
@@ -44,6 +80,15 @@ class Connection {
   // SQL and SQLite's plan for a query (`quarry sparql --explain`).
   Result<std::string> Explain(std::string_view sparql);
   bool writable() const;
+  // Bus connections only (a no-op elsewhere): how rows travel, and the "source" option sent
+  // with updates ("miner" marks updates that must not trigger writeback).
+  void SetQueryTransport(QueryTransport transport);
+  void SetUpdateSource(std::string source);
+  // quarry-store's Status and Backup interfaces (Bus connections only; others fail with
+  // Errc::kUnsupported). Relative paths are made absolute here, as the store has another cwd.
+  Result<StoreStatus> Status();
+  Result<void> Backup(const std::filesystem::path& file);
+  Result<void> Restore(const std::filesystem::path& file);
 
  private:
   explicit Connection(std::unique_ptr<Impl> impl);

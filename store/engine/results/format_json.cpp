@@ -1,33 +1,11 @@
-// SPARQL 1.1 Query Results JSON Format (https://www.w3.org/TR/sparql11-results-json/), one
-// solution per line. Unbound variables are left out of their solution.
+// SPARQL 1.1 Query Results JSON Format (https://www.w3.org/TR/sparql11-results-json/).
 #include <fmt/format.h>
 
-#include "cli/result_writers.h"
+#include "store/engine/results/result_writer.h"
+#include "store/engine/results/term_syntax.h"
 
-namespace quarry::cli {
+namespace quarry::engine::results {
 namespace {
-
-std::string JsonString(std::string_view text) {
-  std::string quoted = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"': quoted += "\\\""; break;
-      case '\\': quoted += "\\\\"; break;
-      case '\n': quoted += "\\n"; break;
-      case '\r': quoted += "\\r"; break;
-      case '\t': quoted += "\\t"; break;
-      case '\b': quoted += "\\b"; break;
-      case '\f': quoted += "\\f"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          quoted += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
-        } else {
-          quoted += c;
-        }
-    }
-  }
-  return quoted + "\"";
-}
 
 std::string JsonTerm(const schema::RdfTerm& term) {
   switch (term.kind) {
@@ -35,7 +13,8 @@ std::string JsonTerm(const schema::RdfTerm& term) {
       return fmt::format("{{\"type\": \"uri\", \"value\": {}}}", JsonString(term.value));
     case schema::RdfTerm::Kind::kBlank:
       return fmt::format("{{\"type\": \"bnode\", \"value\": {}}}", JsonString(term.value));
-    case schema::RdfTerm::Kind::kLiteral: break;
+    case schema::RdfTerm::Kind::kLiteral:
+      break;
   }
   std::string json = fmt::format("{{\"type\": \"literal\", \"value\": {}", JsonString(term.value));
   if (!term.lang.empty()) {
@@ -57,7 +36,7 @@ class JsonWriter final : public ResultWriter {
     }
     out_ << "]},\n  \"results\": {\"bindings\": [";
   }
-  void Row(engine::Cursor& cursor) override {
+  void Row(Cursor& cursor) override {
     out_ << (rows_++ ? ",\n    {" : "\n    {");
     bool first = true;
     for (int i = 0; i < cursor.ColumnCount(); ++i) {
@@ -84,4 +63,4 @@ std::unique_ptr<ResultWriter> MakeJsonWriter(std::ostream& out) {
   return std::make_unique<JsonWriter>(out);
 }
 
-}  // namespace quarry::cli
+}  // namespace quarry::engine::results

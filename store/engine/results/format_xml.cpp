@@ -2,40 +2,20 @@
 // cannot carry (most C0 controls) are replaced by U+FFFD.
 #include <fmt/format.h>
 
-#include "cli/result_writers.h"
+#include "store/engine/results/result_writer.h"
+#include "store/engine/results/term_syntax.h"
 
-namespace quarry::cli {
+namespace quarry::engine::results {
 namespace {
-
-std::string XmlText(std::string_view text) {
-  std::string escaped;
-  escaped.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      case '"': escaped += "&quot;"; break;
-      case '\t':
-      case '\n':
-      case '\r': escaped += c; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          escaped += "\xEF\xBF\xBD";
-        } else {
-          escaped += c;
-        }
-    }
-  }
-  return escaped;
-}
 
 std::string XmlTerm(const schema::RdfTerm& term) {
   switch (term.kind) {
-    case schema::RdfTerm::Kind::kIri: return fmt::format("<uri>{}</uri>", XmlText(term.value));
+    case schema::RdfTerm::Kind::kIri:
+      return fmt::format("<uri>{}</uri>", XmlText(term.value));
     case schema::RdfTerm::Kind::kBlank:
       return fmt::format("<bnode>{}</bnode>", XmlText(term.value));
-    case schema::RdfTerm::Kind::kLiteral: break;
+    case schema::RdfTerm::Kind::kLiteral:
+      break;
   }
   if (!term.lang.empty()) {
     return fmt::format("<literal xml:lang=\"{}\">{}</literal>", XmlText(term.lang),
@@ -63,7 +43,7 @@ class XmlWriter final : public ResultWriter {
     }
     out_ << "  </head>\n  <results>\n";
   }
-  void Row(engine::Cursor& cursor) override {
+  void Row(Cursor& cursor) override {
     out_ << "    <result>\n";
     for (int i = 0; i < cursor.ColumnCount(); ++i) {
       const std::optional<schema::RdfTerm> term = cursor.GetTerm(i);
@@ -89,4 +69,4 @@ std::unique_ptr<ResultWriter> MakeXmlWriter(std::ostream& out) {
   return std::make_unique<XmlWriter>(out);
 }
 
-}  // namespace quarry::cli
+}  // namespace quarry::engine::results

@@ -1,0 +1,22 @@
+// `quarry sparql` without --database: the request goes to the running quarry-store over D-Bus
+// (rows through the FD stream, or plain SparqlQuery with --no-fd).
+// Thread-safety: main thread only.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace quarry::cli {
+
+struct SparqlArgs;
+
+struct BusQueryArgs {
+  bool use_fd = true;  // --fd (default) / --no-fd
+};
+
+// Makes --database optional and adds --fd / --no-fd.
+void AddBusQueryOptions(CLI::App& command, BusQueryArgs& args);
+// Runs `text` (a query, or an update when `is_update`) through quarry-store.
+int RunBusSparql(const SparqlArgs& args, const std::string& text, bool is_update);
+
+}  // namespace quarry::cli

@@ -1,0 +1,169 @@
+// The D-Bus backend: queries through the Steroids FD stream (or plain SparqlQuery), updates,
+// status and backup through quarry-store's interfaces (DESIGN.md "D-Bus").
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <map>
+
+#include "store/client/backend.h"
+#include "store/client/bus_link.h"
+#include "store/client/parameter_text.h"
+#include "store/client/pipe_reader.h"
+#include "store/client/row_stream_cursor.h"
+#include "store/client/text_rows_cursor.h"
+
+namespace quarry {
+namespace {
+
+// A query may run long; the store replies only after the last row is written.
+constexpr uint64_t kQueryTimeoutUs = 10ull * 60 * 1000 * 1000;
+
+using VariantMap = std::map<std::string, sdbus::Variant>;
+
+class BusConnection;
+
+class BusStatement final : public Statement::Impl {
+ public:
+  BusStatement(BusConnection& connection, std::string sparql)
+      : connection_(connection), sparql_(std::move(sparql)) {}
+  Result<Cursor> Execute() override;
+
+ private:
+  BusConnection& connection_;
+  std::string sparql_;
+};
+
+class BusConnection final : public Connection::Impl {
+ public:
+  explicit BusConnection(BusOptions options) : link_(std::move(options)) {}
+  Result<void> Ping() { return link_.Ping(); }
+
+  Result<Cursor> Query(std::string_view sparql) override {
+    if (transport_ == QueryTransport::kPlainDBus) return PlainQuery(sparql);
+    return StreamQuery(sparql);
+  }
+  Result<Statement> Prepare(std::string_view sparql) override {
+    return Statement(std::make_unique<BusStatement>(*this, std::string(sparql)));
+  }
+  Result<void> UpdateBatch(std::span<const std::string> requests) override;
+  Result<std::string> Explain(std::string_view) override {
+    return Error(Errc::kUnsupported, "explain compiles in this process: open the database "
+                                     "directly (Connection::Direct, quarry --database)");
+  }
+  bool writable() const override { return true; }  // the store writes
+  void SetQueryTransport(QueryTransport transport) override { transport_ = transport; }
+  void SetUpdateSource(std::string source) override { source_ = std::move(source); }
+  Result<StoreStatus> Status() override;
+  Result<void> Backup(const std::filesystem::path& file) override {
+    return CallWithPath(kBackupInterface, "Save", file);
+  }
+  Result<void> Restore(const std::filesystem::path& file) override {
+    return CallWithPath(kBackupInterface, "Restore", file);
+  }
+
+ private:
+  Result<Cursor> StreamQuery(std::string_view sparql);
+  Result<Cursor> PlainQuery(std::string_view sparql);
+  Result<void> CallWithPath(const char* interface, const char* method,
+                            const std::filesystem::path& file);
+
+  BusLink link_;
+  QueryTransport transport_ = QueryTransport::kFdStream;
+  std::string source_;
+};
+
+Result<Cursor> BusStatement::Execute() {
+  QUARRY_ASSIGN_OR_RETURN(const std::string text, SubstituteParameters(sparql_, parameters));
+  return connection_.Query(text);
+}
+
+// Query(s query, h fd, a{sv} options) -> as: the store writes every row into the pipe, closes
+// it, then replies. Rows are trusted only after a success reply.
+Result<Cursor> BusConnection::StreamQuery(std::string_view sparql) {
+  int ends[2];
+  if (::pipe2(ends, O_CLOEXEC) != 0) {
+    return Error(Errc::kIo, fmt::format("cannot create a pipe: {}", std::strerror(errno)));
+  }
+  UniqueFd write_end(ends[1]);
+  PipeReader reader{UniqueFd(ends[0])};
+  auto names = link_.Run([&](sdbus::IProxy& proxy) -> Result<std::vector<std::string>> {
+    auto call = proxy.createMethodCall(kSteroidsInterface, "Query");
+    call << std::string(sparql) << sdbus::UnixFd(write_end.get())
+         << VariantMap{{"version", sdbus::Variant(int32_t{1})}};
+    write_end.reset();  // the message holds its own copy; the store gets another
+    auto reply = proxy.callMethod(call, kQueryTimeoutUs);
+    std::vector<std::string> variable_names;
+    reply >> variable_names;
+    return variable_names;
+  });
+  auto stream = reader.Finish();
+  if (!names) return std::move(names).error();
+  if (!stream) return std::move(stream).error();
+  return Cursor(std::make_unique<RowStreamCursor>(std::move(*stream), std::move(*names)));
+}
+
+Result<Cursor> BusConnection::PlainQuery(std::string_view sparql) {
+  auto rows = link_.Run([&](sdbus::IProxy& proxy) -> Result<std::vector<std::vector<std::string>>> {
+    std::vector<std::vector<std::string>> result;
+    proxy.callMethod("SparqlQuery")
+        .onInterface(kResourcesInterface)
+        .withTimeout(kQueryTimeoutUs)
+        .withArguments(std::string(sparql))
+        .storeResultsTo(result);
+    return result;
+  });
+  if (!rows) return std::move(rows).error();
+  return Cursor(std::make_unique<TextRowsCursor>(std::move(*rows)));
+}
+
+// One request without a source: SparqlUpdate(s). Otherwise BatchSparqlUpdate(as, a{sv}), one
+// transaction, with the "source" option when set.
+Result<void> BusConnection::UpdateBatch(std::span<const std::string> requests) {
+  return link_.Run([&](sdbus::IProxy& proxy) -> Result<void> {
+    if (requests.size() == 1 && source_.empty()) {
+      proxy.callMethod("SparqlUpdate")
+          .onInterface(kResourcesInterface)
+          .withTimeout(kQueryTimeoutUs)
+          .withArguments(requests.front());
+      return Ok();
+    }
+    VariantMap options;
+    if (!source_.empty()) options.emplace("source", sdbus::Variant(source_));
+    proxy.callMethod("BatchSparqlUpdate")
+        .onInterface(kResourcesInterface)
+        .withTimeout(kQueryTimeoutUs)
+        .withArguments(std::vector<std::string>(requests.begin(), requests.end()), options);
+    return Ok();
+  });
+}
+
+Result<StoreStatus> BusConnection::Status() {
+  return link_.Run([](sdbus::IProxy& proxy) -> Result<StoreStatus> {
+    StoreStatus status;
+    proxy.callMethod("GetStatus").onInterface(kStatusInterface).storeResultsTo(status.state);
+    proxy.callMethod("GetProgress").onInterface(kStatusInterface).storeResultsTo(status.progress);
+    return status;
+  });
+}
+
+Result<void> BusConnection::CallWithPath(const char* interface, const char* method,
+                                         const std::filesystem::path& file) {
+  return link_.Run([&](sdbus::IProxy& proxy) -> Result<void> {
+    proxy.callMethod(method).onInterface(interface).withTimeout(kQueryTimeoutUs).withArguments(
+        file.string());
+    return Ok();
+  });
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Connection::Impl>> OpenBusBackend(const BusOptions& options) {
+  auto connection = std::make_unique<BusConnection>(options);
+  QUARRY_TRY(connection->Ping());
+  return std::unique_ptr<Connection::Impl>(std::move(connection));
+}
+
+}  // namespace quarry

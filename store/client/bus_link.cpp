@@ -1,0 +1,84 @@
+#include "store/client/bus_link.h"
+
+#include <fmt/format.h>
+
+#include "store/ipc/error_names.h"
+
+namespace quarry {
+namespace {
+
+// Errors that mean nobody owns the store's name (and D-Bus activation did not start one).
+bool IsNotRunning(const std::string& name) {
+  return name == "org.freedesktop.DBus.Error.ServiceUnknown" ||
+         name == "org.freedesktop.DBus.Error.NameHasNoOwner";
+}
+
+// Errors of the store's own methods that leave the connection healthy.
+bool IsCallError(const std::string& name) {
+  return name == "org.freedesktop.DBus.Error.UnknownMethod" ||
+         name == "org.freedesktop.DBus.Error.UnknownInterface" ||
+         name == "org.freedesktop.DBus.Error.UnknownObject" ||
+         name == "org.freedesktop.DBus.Error.InvalidArgs" ||
+         name == "org.freedesktop.DBus.Error.AccessDenied";
+}
+
+}  // namespace
+
+std::string DescribeBus(const std::string& address) {
+  return address.empty() ? std::string("the session bus") : address;
+}
+
+Result<std::unique_ptr<sdbus::IConnection>> ConnectToBus(const std::string& address) {
+  try {
+    if (address.empty()) return sdbus::createSessionBusConnection();
+    return sdbus::createSessionBusConnectionWithAddress(address);
+  } catch (const sdbus::Error& error) {
+    return Error(Errc::kIo, fmt::format("cannot connect to {}: {}", DescribeBus(address),
+                                        error.getMessage()));
+  }
+}
+
+Result<sdbus::IProxy*> BusLink::Proxy() {
+  if (proxy_) return proxy_.get();
+  auto connection = ConnectToBus(options_.address);
+  if (!connection) {
+    return Error(Errc::kIo, fmt::format("quarry-store is not running on {}: {}",
+                                        DescribeBus(options_.address),
+                                        connection.error().message()));
+  }
+  connection_ = std::move(*connection);
+  try {
+    proxy_ = sdbus::createProxy(*connection_, options_.bus_name, kStoreObjectPath);
+  } catch (const sdbus::Error& error) {
+    connection_.reset();
+    return Error(Errc::kInvalidArgument,
+                 fmt::format("bad bus name {}: {}", options_.bus_name, error.getMessage()));
+  }
+  return proxy_.get();
+}
+
+Error BusLink::Translate(const sdbus::Error& error) {
+  const std::string& name = error.getName();
+  if (const auto code = ipc::ErrcFromDbusName(name)) return Error(*code, error.getMessage());
+  if (IsCallError(name)) return Error(Errc::kUnsupported, fmt::format("{}: {}", name, error.getMessage()));
+  // Anything else happened below the store (no owner, peer gone, bus gone, timeout): start
+  // over with a fresh connection next time.
+  proxy_.reset();
+  connection_.reset();
+  const std::string where = fmt::format("{} as {}", DescribeBus(options_.address), options_.bus_name);
+  if (IsNotRunning(name)) {
+    return Error(Errc::kIo, fmt::format("quarry-store is not running on {}: {}", where,
+                                        error.getMessage()));
+  }
+  return Error(Errc::kIo, fmt::format("lost quarry-store on {}: {} ({})", where,
+                                      error.getMessage(), name));
+}
+
+Result<void> BusLink::Ping() {
+  return Run([](sdbus::IProxy& proxy) -> Result<void> {
+    proxy.callMethod("Ping").onInterface("org.freedesktop.DBus.Peer");
+    return Ok();
+  });
+}
+
+}  // namespace quarry

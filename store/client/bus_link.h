@@ -1,0 +1,60 @@
+// BusLink: the client's D-Bus connection to quarry-store: connects on first use, turns
+// sdbus-c++ exceptions into quarry::Error (org.quarry.Store1.Error.<Kind> back into its Errc),
+// and drops a connection that failed below the store's own errors so that the next call
+// connects again (a restarted store, or a bus that went away, is found again).
+// Thread-safety: one thread at a time (the Connection's).
+#pragma once
+
+#include <sdbus-c++/sdbus-c++.h>
+
+#include <memory>
+#include <string>
+
+#include "quarry/connection.h"
+#include "store/common/result.h"
+#include "store/ipc/dbus_names.h"
+
+namespace quarry {
+
+using ipc::kBackupInterface;
+using ipc::kResourcesInterface;
+using ipc::kStatusInterface;
+using ipc::kSteroidsInterface;
+inline constexpr const char* kStoreObjectPath = ipc::kObjectPath;
+
+// A fresh connection to the session bus (empty address) or to `address`.
+Result<std::unique_ptr<sdbus::IConnection>> ConnectToBus(const std::string& address);
+// "the session bus" or the address, for messages.
+std::string DescribeBus(const std::string& address);
+
+class BusLink {
+ public:
+  explicit BusLink(BusOptions options) : options_(std::move(options)) {}
+
+  // Runs `call(proxy)`, connecting first when needed; `call` returns a Result and may throw
+  // sdbus::Error, which becomes an Error here.
+  template <typename Call>
+  auto Run(Call&& call) -> decltype(call(std::declval<sdbus::IProxy&>())) {
+    auto proxy = Proxy();
+    if (!proxy) return std::move(proxy).error();
+    try {
+      return call(**proxy);
+    } catch (const sdbus::Error& error) {
+      return Translate(error);
+    }
+  }
+
+  // Fails with "quarry-store is not running on ..." when nobody answers on the bus name.
+  Result<void> Ping();
+  const BusOptions& options() const { return options_; }
+
+ private:
+  Result<sdbus::IProxy*> Proxy();
+  Error Translate(const sdbus::Error& error);
+
+  BusOptions options_;
+  std::unique_ptr<sdbus::IConnection> connection_;
+  std::unique_ptr<sdbus::IProxy> proxy_;
+};
+
+}  // namespace quarry

@@ -1,0 +1,107 @@
+#include "quarry/notifier.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+
+#include "store/client/bus_link.h"
+
+namespace quarry {
+namespace {
+
+// A D-Bus match-rule value: quoted with ', an embedded ' written as '\'' (the specification's
+// only escape: backslashes are literal inside quotes).
+std::string QuoteMatchValue(std::string_view value) {
+  std::string quoted = "'";
+  for (const char c : value) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+using WireTriple = sdbus::Struct<int32_t, int32_t, int32_t, int32_t>;
+
+std::vector<ChangedTriple> FromWire(const std::vector<WireTriple>& wire) {
+  std::vector<ChangedTriple> triples;
+  triples.reserve(wire.size());
+  for (const WireTriple& triple : wire) {
+    triples.push_back({triple.get<0>(), triple.get<1>(), triple.get<2>(), triple.get<3>()});
+  }
+  return triples;
+}
+
+}  // namespace
+
+std::string GraphUpdatedMatchRule(std::string_view bus_name, std::string_view class_iri) {
+  return fmt::format("type='signal',sender={},path={},interface={},member='GraphUpdated',arg0={}",
+                     QuoteMatchValue(bus_name), QuoteMatchValue(kStoreObjectPath),
+                     QuoteMatchValue(kResourcesInterface), QuoteMatchValue(class_iri));
+}
+
+class Notifier::Impl {
+ public:
+  Impl(std::unique_ptr<sdbus::IConnection> connection, Callback callback)
+      : connection_(std::move(connection)), callback_(std::move(callback)) {}
+  ~Impl() {
+    // Stop the loop before the slots and the callback go away under it.
+    connection_->leaveEventLoop();
+    slots_.clear();
+  }
+
+  void Subscribe(const std::string& rule) {
+    slots_.push_back(connection_->addMatch(rule, [this](sdbus::Message& message) {
+      Deliver(message);
+    }));
+  }
+  void Start() { connection_->enterEventLoopAsync(); }
+  uint64_t malformed() const { return malformed_.load(); }
+
+ private:
+  void Deliver(sdbus::Message& message) {
+    GraphUpdatedEvent event;
+    std::vector<WireTriple> deletes;
+    std::vector<WireTriple> inserts;
+    try {
+      message >> event.class_iri >> deletes >> inserts;
+    } catch (const sdbus::Error&) {
+      ++malformed_;  // a foreign or broken sender: nothing to hand on
+      return;
+    }
+    event.deletes = FromWire(deletes);
+    event.inserts = FromWire(inserts);
+    callback_(event);
+  }
+
+  std::unique_ptr<sdbus::IConnection> connection_;
+  Callback callback_;
+  std::vector<sdbus::Slot> slots_;
+  std::atomic<uint64_t> malformed_{0};
+};
+
+Notifier::Notifier(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Notifier::~Notifier() = default;
+uint64_t Notifier::malformed_signals() const { return impl_->malformed(); }
+
+Result<std::unique_ptr<Notifier>> Notifier::Open(const std::vector<std::string>& class_iris,
+                                                 Callback callback, const BusOptions& options) {
+  QUARRY_ASSIGN_OR_RETURN(std::unique_ptr<sdbus::IConnection> connection,
+                          ConnectToBus(options.address));
+  auto impl = std::make_unique<Impl>(std::move(connection), std::move(callback));
+  for (const std::string& class_iri : class_iris) {
+    const std::string rule = GraphUpdatedMatchRule(options.bus_name, class_iri);
+    try {
+      impl->Subscribe(rule);
+    } catch (const sdbus::Error& error) {
+      return Error(Errc::kInvalidArgument,
+                   fmt::format("cannot subscribe to {}: {}", rule, error.getMessage()));
+    }
+  }
+  impl->Start();
+  return std::unique_ptr<Notifier>(new Notifier(std::move(impl)));
+}
+
+}  // namespace quarry

@@ -1,0 +1,25 @@
+// quarry-store: serves one database directory on the session bus as org.quarry.Store1
+// (DESIGN.md "D-Bus"; store/ipc/ does the work).
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <string>
+
+#include "store/ipc/store_service.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"quarry-store: the Quarry store service (D-Bus name org.quarry.Store1)"};
+  quarry::ipc::DaemonOptions options;
+  std::string database = quarry::ipc::DefaultDatabaseDir();
+  std::string ontology;
+  if (const char* address = std::getenv("DBUS_SESSION_BUS_ADDRESS")) options.bus_address = address;
+  app.add_option("--bus", options.bus_address,
+                 "D-Bus address to serve on (default: $DBUS_SESSION_BUS_ADDRESS)");
+  app.add_option("--database", database, "database directory (default: $XDG_CACHE_HOME/quarry)");
+  app.add_option("--ontology", ontology, "ontology folder (default: the installed ontology)");
+  app.add_option("--readers", options.backend.reader_count, "read threads (default: 4)")
+      ->check(CLI::Range(1, 64));
+  CLI11_PARSE(app, argc, argv);
+  options.backend.directory = database;
+  options.backend.ontology_dir = ontology;
+  return quarry::ipc::RunStoreService(options);
+}

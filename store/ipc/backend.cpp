@@ -1,0 +1,245 @@
+#include "store/ipc/backend.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <system_error>
+
+#include "store/ipc/database_recovery.h"
+#include "store/ipc/log.h"
+
+namespace quarry::ipc {
+namespace {
+
+Error ShuttingDown() { return Error(Errc::kBusy, "quarry-store is shutting down"); }
+
+Result<void> Rename(const std::filesystem::path& from, const std::filesystem::path& to) {
+  std::error_code error;
+  std::filesystem::rename(from, to, error);
+  if (error) {
+    return Error(Errc::kIo, fmt::format("cannot rename {} to {}: {}", from.string(), to.string(),
+                                        error.message()));
+  }
+  return Ok();
+}
+
+void RemoveDatabaseFiles(const std::filesystem::path& file) {
+  std::error_code error;
+  for (const char* suffix : {"", "-wal", "-shm"})
+    std::filesystem::remove(file.string() + suffix, error);
+}
+
+}  // namespace
+
+Backend::Backend(BackendOptions options, StatusBoard& status)
+    : options_(std::move(options)), status_(status) {
+  options_.reader_count = std::max(options_.reader_count, 1);
+}
+
+Backend::~Backend() { Shutdown(); }
+
+std::filesystem::path Backend::database_file() const {
+  return options_.directory / kDatabaseFileName;
+}
+
+void Backend::Start() {
+  for (size_t i = 0; i < static_cast<size_t>(options_.reader_count); ++i) {
+    reader_threads_.emplace_back([this, i] { ReaderLoop(i); });
+  }
+  writer_thread_ = std::jthread([this] { WriterLoop(); });
+}
+
+Result<void> Backend::WaitUntilOpen() {
+  std::unique_lock lock(mutex_);
+  state_changed_.wait(lock, [this] { return open_finished_; });
+  if (open_error_) return *open_error_;
+  return Ok();
+}
+
+void Backend::SubmitRead(StoreJob job) {
+  std::optional<Error> refusal;
+  {
+    const std::lock_guard lock(mutex_);
+    if (stopping_)
+      refusal = ShuttingDown();
+    else if (open_error_)
+      refusal = *open_error_;
+    else
+      reads_.push_back(std::move(job));
+  }
+  if (refusal) return job.fail(*refusal);
+  reads_ready_.notify_one();
+}
+
+void Backend::SubmitWrite(UpdateSource source, StoreJob job) {
+  std::optional<Error> refusal;
+  {
+    const std::lock_guard lock(mutex_);
+    if (stopping_)
+      refusal = ShuttingDown();
+    else if (open_error_)
+      refusal = *open_error_;
+    else if (source == UpdateSource::kMiner)
+      miner_writes_.push_back(std::move(job));
+    else
+      interactive_writes_.push_back(std::move(job));
+  }
+  if (refusal) return job.fail(*refusal);
+  writes_ready_.notify_one();
+}
+
+void Backend::Shutdown() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  reads_ready_.notify_all();
+  writes_ready_.notify_all();
+  if (writer_thread_.joinable()) writer_thread_.join();
+  for (std::jthread& reader : reader_threads_) {
+    if (reader.joinable()) reader.join();
+  }
+  CloseConnections();
+}
+
+void Backend::WriterLoop() {
+  status_.SetBusy(0.0);
+  auto opened = OpenConnections(true);
+  // Idle before the first queued read is answered: a client that got an answer sees Idle.
+  if (opened) status_.SetIdle();
+  {
+    const std::lock_guard lock(mutex_);
+    open_finished_ = true;
+    if (opened)
+      serving_ = true;
+    else
+      open_error_ = opened.error();
+  }
+  state_changed_.notify_all();
+  reads_ready_.notify_all();
+  if (!opened) {
+    LogError(opened.error().ToString());
+    FailQueued(opened.error());
+    return;
+  }
+  while (std::optional<StoreJob> job = NextWrite()) {
+    if (writer_store_) {
+      job->run(*writer_store_);
+      continue;
+    }
+    // A restore could neither open the new file nor reopen the old one.
+    const std::lock_guard lock(mutex_);
+    job->fail(open_error_.value_or(Error(Errc::kInternal, "the database is closed")));
+  }
+}
+
+// The next write job, interactive first; nullopt once stopping and nothing is left.
+std::optional<StoreJob> Backend::NextWrite() {
+  std::unique_lock lock(mutex_);
+  writes_ready_.wait(
+      lock, [this] { return stopping_ || !interactive_writes_.empty() || !miner_writes_.empty(); });
+  std::deque<StoreJob>& queue = interactive_writes_.empty() ? miner_writes_ : interactive_writes_;
+  if (queue.empty()) return std::nullopt;
+  running_source_ = &queue == &miner_writes_ ? UpdateSource::kMiner : UpdateSource::kInteractive;
+  StoreJob job = std::move(queue.front());
+  queue.pop_front();
+  return job;
+}
+
+void Backend::ReaderLoop(size_t index) {
+  for (;;) {
+    StoreJob job;
+    {
+      std::unique_lock lock(mutex_);
+      reads_ready_.wait(lock, [this] {
+        return (serving_ && !reads_.empty()) || (stopping_ && reads_.empty()) || open_error_;
+      });
+      if (reads_.empty() || open_error_) return;
+      job = std::move(reads_.front());
+      reads_.pop_front();
+      ++active_reads_;
+    }
+    job.run(*reader_stores_[index]);
+    {
+      const std::lock_guard lock(mutex_);
+      --active_reads_;
+    }
+    state_changed_.notify_all();
+  }
+}
+
+void Backend::FailQueued(const Error& error) {
+  std::deque<StoreJob> failed;
+  {
+    const std::lock_guard lock(mutex_);
+    for (auto* queue : {&reads_, &interactive_writes_, &miner_writes_}) {
+      for (StoreJob& job : *queue) failed.push_back(std::move(job));
+      queue->clear();
+    }
+  }
+  for (StoreJob& job : failed) job.fail(error);
+}
+
+Result<void> Backend::OpenConnections(bool at_start) {
+  const engine::StoreOptions writer_options{options_.directory, options_.ontology_dir, false};
+  QUARRY_ASSIGN_OR_RETURN(OpenedStore opened, OpenServiceStore(writer_options));
+  if (!opened.recovery_note.empty()) status_.SetMessage(opened.recovery_note);
+  for (const std::string& change : opened.store->migration_summary()) {
+    LogInfo(fmt::format("{}: {}", opened.store->database_file().string(), change));
+  }
+  writer_store_ = std::move(opened.store);
+  if (at_start) status_.SetBusy(0.5);
+  const engine::StoreOptions reader_options{options_.directory, options_.ontology_dir, true};
+  for (int i = 0; i < options_.reader_count; ++i) {
+    auto reader = engine::Store::Open(reader_options);
+    if (!reader) {
+      CloseConnections();
+      return std::move(reader).error().WithContext("read connection");
+    }
+    reader_stores_.push_back(std::move(*reader));
+  }
+  return Ok();
+}
+
+void Backend::CloseConnections() {
+  reader_stores_.clear();
+  writer_store_.reset();
+}
+
+Result<void> Backend::ReplaceDatabase(const std::filesystem::path& staged) {
+  {
+    std::unique_lock lock(mutex_);
+    serving_ = false;
+    state_changed_.wait(lock, [this] { return active_reads_ == 0; });
+  }
+  const std::filesystem::path live = database_file();
+  const std::filesystem::path previous = live.string() + ".before-restore";
+  // Empties the WAL so that no frame of the old file can pair with the new one.
+  (void)writer_store_->database().Exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  CloseConnections();
+  Result<void> outcome = Rename(live, previous);
+  if (outcome) {
+    outcome = Rename(staged, live);
+    if (outcome) outcome = OpenConnections(false);
+    if (!outcome) {
+      CloseConnections();
+      RemoveDatabaseFiles(live);
+      (void)Rename(previous, live);
+    }
+  }
+  if (outcome) RemoveDatabaseFiles(previous);
+  Result<void> serving = writer_store_ ? Ok() : OpenConnections(false);
+  {
+    const std::lock_guard lock(mutex_);
+    serving_ = serving.ok();
+    if (!serving) open_error_ = serving.error();
+  }
+  reads_ready_.notify_all();
+  if (!serving) {
+    LogError(serving.error().ToString());
+    FailQueued(serving.error());
+  }
+  return outcome;
+}
+
+}  // namespace quarry::ipc

@@ -1,0 +1,113 @@
+// Backend: the threads of quarry-store around its database — one writer, a pool of readers —
+// and the queues that feed them (DESIGN.md "one writer, many readers").
+//
+// - The writer thread owns the writable Store. It first opens the database (creation,
+//   migration, recovery of a broken file: status Busy), then runs write jobs one at a time,
+//   interactive ones before miner batches (UpdateSource), so an application's edit never
+//   waits behind a crawl.
+// - Each reader thread owns a read-only Store on the same file (a WAL reader: it never blocks
+//   the writer nor waits for it) and takes read jobs from one shared queue.
+// - While the database is unavailable (opening, a restore swapping files) jobs queue up and
+//   run afterwards; nothing is refused for being busy.
+// - Shutdown() stops accepting, then runs every queued job before closing: an update that was
+//   acknowledged has committed.
+// Thread-safety: Submit*() and Shutdown() from any thread; ReplaceDatabase() only from a write
+// job (the writer thread). Jobs run on the backend's threads.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "store/common/result.h"
+#include "store/engine/store.h"
+#include "store/ipc/status_board.h"
+
+namespace quarry::ipc {
+
+// Where an update comes from. Miner batches (BatchSparqlUpdate with "source": "miner") run
+// after interactive work; the writeback wave reads the source of the running job to decide
+// which changes produce a Writeback signal (DESIGN.md "Writeback").
+enum class UpdateSource { kInteractive, kMiner };
+
+// A unit of work: `run` gets the thread's Store; `fail` is called instead when the store
+// cannot run it (the database never opened, or the store is stopping).
+struct StoreJob {
+  std::function<void(engine::Store&)> run;
+  std::function<void(const Error&)> fail;
+};
+
+struct BackendOptions {
+  std::filesystem::path directory;     // holds meta.db
+  std::filesystem::path ontology_dir;  // empty = engine::DefaultOntologyDir()
+  int reader_count = 4;
+};
+
+class Backend {
+ public:
+  Backend(BackendOptions options, StatusBoard& status);
+  ~Backend();
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+
+  // Starts the threads; the writer opens the database while jobs queue up.
+  void Start();
+  // Blocks until the first open finished: Ok, or why the store cannot serve.
+  Result<void> WaitUntilOpen();
+
+  void SubmitRead(StoreJob job);
+  void SubmitWrite(UpdateSource source, StoreJob job);
+  // The source of the write job now running (writer thread only).
+  UpdateSource running_source() const { return running_source_; }
+
+  // Writer thread only, inside a write job: waits for running reads, closes every connection,
+  // renames `staged` over the live database and reopens. The previous file is kept until the
+  // new one opens and put back when it does not. Reads queue meanwhile. The Store passed to
+  // the running job is gone afterwards.
+  Result<void> ReplaceDatabase(const std::filesystem::path& staged);
+
+  const BackendOptions& options() const { return options_; }
+  std::filesystem::path database_file() const;
+
+  // Stops accepting jobs (they fail with kBusy), runs every queued one, closes the database.
+  void Shutdown();
+
+ private:
+  void WriterLoop();
+  void ReaderLoop(size_t index);
+  Result<void> OpenConnections(bool at_start);
+  void CloseConnections();
+  std::optional<StoreJob> NextWrite();
+  void FailQueued(const Error& error);
+
+  BackendOptions options_;
+  StatusBoard& status_;
+
+  std::mutex mutex_;
+  std::condition_variable reads_ready_;    // a read job arrived, or serving/stopping changed
+  std::condition_variable writes_ready_;   // a write job arrived, or stopping
+  std::condition_variable state_changed_;  // open finished, readers went idle
+  std::deque<StoreJob> reads_;
+  std::deque<StoreJob> interactive_writes_;
+  std::deque<StoreJob> miner_writes_;
+  bool serving_ = false;   // readers may run jobs
+  bool stopping_ = false;  // no new jobs
+  bool open_finished_ = false;
+  std::optional<Error> open_error_;
+  int active_reads_ = 0;
+
+  std::unique_ptr<engine::Store> writer_store_;                // writer thread
+  std::vector<std::unique_ptr<engine::Store>> reader_stores_;  // one per reader thread
+  UpdateSource running_source_ = UpdateSource::kInteractive;
+
+  std::vector<std::jthread> reader_threads_;
+  std::jthread writer_thread_;
+};
+
+}  // namespace quarry::ipc

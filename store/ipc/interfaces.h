@@ -1,0 +1,26 @@
+// The four interfaces of /org/quarry/Store1, each registered on the one sdbus object by its
+// own function (README.md has the wire behaviour). Handlers run on the bus thread and only
+// validate arguments and queue jobs; the Backend's threads do the work and reply.
+// Thread-safety: call during object setup, before finishRegistration(); the referenced parts
+// must outlive the object.
+#pragma once
+
+#include <sdbus-c++/IObject.h>
+
+#include "store/ipc/backend.h"
+#include "store/ipc/status_board.h"
+#include "store/ipc/stream_drainer.h"
+
+namespace quarry::ipc {
+
+// org.quarry.Store1.Resources: SparqlQuery, SparqlUpdate, BatchSparqlUpdate, Load, and the
+// GraphUpdated and Writeback signals.
+void RegisterResources(sdbus::IObject& object, Backend& backend);
+// org.quarry.Store1.Steroids: Query, rows through a file descriptor.
+void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& drainer);
+// org.quarry.Store1.Status: GetStatus, GetProgress, GetStatusMessage, signal Progress.
+void RegisterStatus(sdbus::IObject& object, StatusBoard& status);
+// org.quarry.Store1.Backup: Save, Restore.
+void RegisterBackup(sdbus::IObject& object, Backend& backend, StatusBoard& status);
+
+}  // namespace quarry::ipc

@@ -1,0 +1,91 @@
+// org.quarry.Store1.Status and org.quarry.Store1.Backup.
+#include <fmt/format.h>
+#include <sdbus-c++/sdbus-c++.h>
+
+#include <filesystem>
+#include <string>
+#include <system_error>
+
+#include "store/ipc/backup.h"
+#include "store/ipc/dbus_names.h"
+#include "store/ipc/interfaces.h"
+#include "store/ipc/log.h"
+#include "store/ipc/reply.h"
+
+namespace quarry::ipc {
+namespace {
+
+constexpr const char* kStagingFolder = "restore-staging";
+
+// The write job of Restore: the writer thread is the one that may swap files, and updates
+// queue behind it meanwhile.
+Result<void> RunRestore(Backend& backend, StatusBoard& status,
+                        const std::filesystem::path& backup) {
+  status.SetBusy(0.0);
+  const std::filesystem::path staging = backend.options().directory / kStagingFolder;
+  auto staged = StageRestore(backup, staging, backend.options().ontology_dir);
+  Result<void> outcome = staged ? Ok() : Result<void>(staged.error());
+  if (staged) {
+    status.SetBusy(0.5);
+    outcome = backend.ReplaceDatabase(*staged);
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(staging, ignored);
+  if (outcome) {
+    status.SetMessage(fmt::format("database restored from {}", backup.string()));
+    LogInfo(fmt::format("database restored from {}", backup.string()));
+  }
+  status.SetIdle();
+  if (!outcome)
+    return std::move(outcome).error().WithContext(fmt::format("Restore {}", backup.string()));
+  return outcome;
+}
+
+}  // namespace
+
+void RegisterStatus(sdbus::IObject& object, StatusBoard& status) {
+  object.registerMethod("GetStatus")
+      .onInterface(kStatusInterface)
+      .withOutputParamNames("status")
+      .implementedAs([&status]() { return status.status(); });
+  object.registerMethod("GetProgress")
+      .onInterface(kStatusInterface)
+      .withOutputParamNames("progress")
+      .implementedAs([&status]() { return status.progress(); });
+  object.registerMethod("GetStatusMessage")
+      .onInterface(kStatusInterface)
+      .withOutputParamNames("message")
+      .implementedAs([&status]() { return status.message(); });
+  object.registerSignal("Progress")
+      .onInterface(kStatusInterface)
+      .withParameters<std::string, double>("status", "progress");
+}
+
+void RegisterBackup(sdbus::IObject& object, Backend& backend, StatusBoard& status) {
+  object.registerMethod("Save")
+      .onInterface(kBackupInterface)
+      .withInputParamNames("path")
+      .implementedAs([&backend](sdbus::Result<>&& result, std::string path) {
+        auto reply = Share(std::move(result));
+        backend.SubmitRead({[reply, path = std::filesystem::path(path)](engine::Store& store) {
+                              auto saved = SaveBackup(store.database(), path);
+                              if (!saved) saved = std::move(saved).error().WithContext("Save");
+                              SendOutcome(reply, saved);
+                            },
+                            FailWith(reply)});
+      });
+  object.registerMethod("Restore")
+      .onInterface(kBackupInterface)
+      .withInputParamNames("path")
+      .implementedAs([&backend, &status](sdbus::Result<>&& result, std::string path) {
+        auto reply = Share(std::move(result));
+        backend.SubmitWrite(
+            UpdateSource::kInteractive,
+            {[reply, &backend, &status, path = std::filesystem::path(path)](engine::Store&) {
+               SendOutcome(reply, RunRestore(backend, status, path));
+             },
+             FailWith(reply)});
+      });
+}
+
+}  // namespace quarry::ipc

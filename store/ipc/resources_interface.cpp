@@ -1,0 +1,114 @@
+#include <fmt/format.h>
+#include <sdbus-c++/sdbus-c++.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "store/ipc/call_options.h"
+#include "store/ipc/dbus_names.h"
+#include "store/ipc/interfaces.h"
+#include "store/ipc/reply.h"
+
+namespace quarry::ipc {
+namespace {
+
+using Rows = std::vector<std::vector<std::string>>;
+// GraphUpdated triples: (graph, subject, predicate, object) IDs.
+using TripleIds = sdbus::Struct<int32_t, int32_t, int32_t, int32_t>;
+
+// Every row as lexical forms; "" for unbound values (Tracker's SparqlQuery shape).
+Result<Rows> CollectRows(engine::Store& store, const std::string& query) {
+  QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, store.Query(query));
+  Rows rows;
+  for (;;) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
+    if (!has_row) break;
+    std::vector<std::string>& row = rows.emplace_back();
+    row.reserve(static_cast<size_t>(cursor.ColumnCount()));
+    for (int column = 0; column < cursor.ColumnCount(); ++column) {
+      row.emplace_back(cursor.GetString(column));
+    }
+  }
+  return rows;
+}
+
+// LOAD <uri> needs an IRIREF: these characters cannot appear in one (SPARQL 1.1 grammar [139]).
+Result<std::string> LoadRequest(const std::string& uri) {
+  const bool bad = uri.empty() || uri.find_first_of("<>\"{}|^`\\") != std::string::npos ||
+                   std::any_of(uri.begin(), uri.end(),
+                               [](char c) { return static_cast<unsigned char>(c) <= 0x20; });
+  if (bad) {
+    return Error(
+        Errc::kInvalidArgument,
+        fmt::format("Load: '{}' is not a valid IRI (empty, or has spaces or <>\"{{}}|^`\\)", uri));
+  }
+  return fmt::format("LOAD <{}>", uri);
+}
+
+void SubmitUpdate(Backend& backend, UpdateSource source, SharedReply<> reply,
+                  std::vector<std::string> requests) {
+  backend.SubmitWrite(source, {[reply, requests = std::move(requests)](engine::Store& store) {
+                                 SendOutcome(reply, store.UpdateBatch(requests));
+                               },
+                               FailWith(reply)});
+}
+
+void RegisterSignals(sdbus::IObject& object) {
+  object.registerSignal("GraphUpdated")
+      .onInterface(kResourcesInterface)
+      .withParameters<std::string, std::vector<TripleIds>, std::vector<TripleIds>>(
+          "class_name", "deletes", "inserts");
+  object.registerSignal("Writeback")
+      .onInterface(kResourcesInterface)
+      .withParameters<std::map<int32_t, std::vector<int32_t>>>("subjects");
+}
+
+}  // namespace
+
+void RegisterResources(sdbus::IObject& object, Backend& backend) {
+  object.registerMethod("SparqlQuery")
+      .onInterface(kResourcesInterface)
+      .withInputParamNames("query")
+      .withOutputParamNames("rows")
+      .implementedAs([&backend](sdbus::Result<Rows>&& result, std::string query) {
+        auto reply = Share(std::move(result));
+        backend.SubmitRead({[reply, query = std::move(query)](engine::Store& store) {
+                              auto rows = CollectRows(store, query);
+                              if (rows)
+                                SendResults(reply, *rows);
+                              else
+                                SendError(reply, rows.error());
+                            },
+                            FailWith(reply)});
+      });
+  object.registerMethod("SparqlUpdate")
+      .onInterface(kResourcesInterface)
+      .withInputParamNames("update")
+      .implementedAs([&backend](sdbus::Result<>&& result, std::string update) {
+        SubmitUpdate(backend, UpdateSource::kInteractive, Share(std::move(result)),
+                     {std::move(update)});
+      });
+  object.registerMethod("BatchSparqlUpdate")
+      .onInterface(kResourcesInterface)
+      .withInputParamNames("updates", "options")
+      .implementedAs([&backend](sdbus::Result<>&& result, std::vector<std::string> updates,
+                                CallOptions options) {
+        auto reply = Share(std::move(result));
+        auto source = ParseBatchOptions(options);
+        if (!source) return SendError(reply, source.error());
+        SubmitUpdate(backend, *source, reply, std::move(updates));
+      });
+  object.registerMethod("Load")
+      .onInterface(kResourcesInterface)
+      .withInputParamNames("uri")
+      .implementedAs([&backend](sdbus::Result<>&& result, std::string uri) {
+        auto reply = Share(std::move(result));
+        auto request = LoadRequest(uri);
+        if (!request) return SendError(reply, request.error());
+        SubmitUpdate(backend, UpdateSource::kInteractive, reply, {std::move(*request)});
+      });
+  RegisterSignals(object);
+}
+
+}  // namespace quarry::ipc

@@ -1,0 +1,91 @@
+#include <sdbus-c++/sdbus-c++.h>
+
+#include <string>
+#include <vector>
+
+#include "store/common/unique_fd.h"
+#include "store/ipc/call_options.h"
+#include "store/ipc/dbus_names.h"
+#include "store/ipc/interfaces.h"
+#include "store/ipc/outgoing_blocks.h"
+#include "store/ipc/reply.h"
+#include "store/ipc/row_encoder.h"
+
+namespace quarry::ipc {
+namespace {
+
+using Names = std::vector<std::string>;
+
+// Steps the whole query into `blocks`, writing to `fd` whatever the pipe takes on the way.
+// The cursor (and SQLite's read transaction) ends when this returns: rows the client has not
+// read yet stay in `blocks`.
+Result<Names> StepIntoBlocks(engine::Store& store, const std::string& query, int fd,
+                             OutgoingBlocks& blocks) {
+  QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, store.Query(query));
+  Names names;
+  for (int column = 0; column < cursor.ColumnCount(); ++column) {
+    names.push_back(cursor.VariableName(column));
+  }
+  for (;;) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
+    if (!has_row) break;
+    AppendRow(cursor, blocks.tail());
+    if (blocks.tail().size() < kStreamBlockSize) continue;
+    blocks.SealFullBlocks();
+    QUARRY_TRY(blocks.WriteAvailable(fd));
+  }
+  return names;
+}
+
+void RunStreamQuery(engine::Store& store, const std::string& query, UniqueFd fd,
+                    StreamDrainer& drainer, const SharedReply<Names>& reply) {
+  OutgoingBlocks blocks;
+  auto names = StepIntoBlocks(store, query, fd.get(), blocks);
+  if (!names) {
+    fd.reset();
+    return SendError(reply, names.error());
+  }
+  blocks.SealAll();
+  auto written = blocks.WriteAvailable(fd.get());
+  if (!written || *written) {
+    fd.reset();  // EOF before the reply: a success reply means the stream was complete
+    if (!written) return SendError(reply, written.error());
+    return SendResults(reply, *names);
+  }
+  drainer.Add(std::move(fd), std::move(blocks),
+              [reply, names = std::move(*names)](Result<void> outcome) {
+                if (outcome)
+                  SendResults(reply, names);
+                else
+                  SendError(reply, outcome.error());
+              });
+}
+
+}  // namespace
+
+void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& drainer) {
+  object.registerMethod("Query")
+      .onInterface(kSteroidsInterface)
+      .withInputParamNames("query", "fd", "options")
+      .withOutputParamNames("variable_names")
+      .implementedAs([&backend, &drainer](sdbus::Result<Names>&& result, std::string query,
+                                          sdbus::UnixFd passed_fd, CallOptions options) {
+        auto reply = Share(std::move(result));
+        auto fd = std::make_shared<UniqueFd>(passed_fd.release());
+        auto version = ParseStreamOptions(options);
+        Result<void> usable = version ? MakeNonBlocking(fd->get()) : Result<void>(version.error());
+        if (!usable) {
+          fd->reset();
+          return SendError(reply, usable.error());
+        }
+        backend.SubmitRead({[reply, fd, query = std::move(query), &drainer](engine::Store& store) {
+                              RunStreamQuery(store, query, std::move(*fd), drainer, reply);
+                            },
+                            [reply, fd](const Error& error) {
+                              fd->reset();
+                              SendError(reply, error);
+                            }});
+      });
+}
+
+}  // namespace quarry::ipc

@@ -1,0 +1,123 @@
+#include "store/ipc/store_service.h"
+
+#include <fmt/format.h>
+#include <pthread.h>
+#include <sdbus-c++/sdbus-c++.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+
+#include "store/ipc/dbus_names.h"
+#include "store/ipc/interfaces.h"
+#include "store/ipc/log.h"
+#include "store/ipc/status_board.h"
+#include "store/ipc/stream_drainer.h"
+
+namespace quarry::ipc {
+namespace {
+
+// How long streams to slow clients may go on after a stop signal before they are cut.
+constexpr std::chrono::seconds kStreamGrace{5};
+
+// The parts of the running service; members are destroyed bottom-up, so the object leaves
+// the bus before the threads that answer for it are gone.
+class StoreService {
+ public:
+  StoreService(sdbus::IConnection& connection, BackendOptions options)
+      : backend_(std::move(options), status_),
+        object_(sdbus::createObject(connection, kObjectPath)) {}
+
+  // Registers every interface; the Progress signal follows the status board from now on.
+  void Publish() {
+    RegisterResources(*object_, backend_);
+    RegisterSteroids(*object_, backend_, drainer_);
+    RegisterStatus(*object_, status_);
+    RegisterBackup(*object_, backend_, status_);
+    object_->finishRegistration();
+    status_.SetListener([this](const std::string& status, double progress) {
+      try {
+        object_->emitSignal("Progress")
+            .onInterface(kStatusInterface)
+            .withArguments(status, progress);
+      } catch (const sdbus::Error& error) {
+        LogWarning(fmt::format("cannot emit Progress: {}", error.what()));
+      }
+    });
+  }
+  Backend& backend() { return backend_; }
+
+  void Shutdown() {
+    backend_.Shutdown();
+    drainer_.Stop(kStreamGrace);
+    status_.SetListener(nullptr);
+  }
+
+ private:
+  StatusBoard status_;
+  Backend backend_;
+  StreamDrainer drainer_;
+  std::unique_ptr<sdbus::IObject> object_;
+};
+
+std::unique_ptr<sdbus::IConnection> Connect(const std::string& address) {
+  if (address.empty()) return sdbus::createSessionBusConnection();
+  return sdbus::createSessionBusConnectionWithAddress(address);
+}
+
+// Serves until SIGTERM or SIGINT; false when the database could not be opened.
+bool Serve(StoreService& service, const sigset_t& stop_signals) {
+  service.backend().Start();
+  auto opened = service.backend().WaitUntilOpen();
+  if (!opened) return false;
+  LogInfo(fmt::format("serving {} as {}", service.backend().database_file().string(), kBusName));
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  LogInfo(fmt::format("signal {}: finishing queued work, then stopping", signal_number));
+  return true;
+}
+
+}  // namespace
+
+std::string DefaultDatabaseDir() {
+  const char* cache = std::getenv("XDG_CACHE_HOME");
+  if (cache && *cache) return std::string(cache) + "/quarry";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : ".") + "/.cache/quarry";
+}
+
+int RunStoreService(const DaemonOptions& options) {
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);  // inherited by every thread started below
+  signal(SIGPIPE, SIG_IGN);  // a client closing its stream early is EPIPE, not death
+
+  std::unique_ptr<sdbus::IConnection> connection;
+  std::unique_ptr<StoreService> service;
+  try {
+    connection = Connect(options.bus_address);
+    service = std::make_unique<StoreService>(*connection, options.backend);
+    service->Publish();
+    connection->requestName(kBusName);
+    connection->enterEventLoopAsync();
+  } catch (const sdbus::Error& error) {
+    LogError(fmt::format("cannot serve {} on the bus: {}", kBusName, error.what()));
+    return 1;
+  }
+  const bool served = Serve(*service, stop_signals);
+  try {
+    connection->releaseName(kBusName);
+  } catch (const sdbus::Error& error) {
+    LogWarning(fmt::format("cannot release {}: {}", kBusName, error.what()));
+  }
+  service->Shutdown();
+  connection->leaveEventLoop();
+  service.reset();
+  LogInfo("stopped");
+  return served ? 0 : 1;
+}
+
+}  // namespace quarry::ipc

@@ -1,0 +1,27 @@
+// quarry-store as a whole: the bus connection, the object /org/quarry/Store1 with its four
+// interfaces, the Backend threads and the stream drainer, and the life cycle around them —
+// take the bus name first (clients queue while the database opens), serve until SIGTERM or
+// SIGINT, then stop accepting, finish every queued job and close the database.
+// Thread-safety: RunStoreService() is called once, from main(), before any other thread runs
+// (it blocks SIGTERM/SIGINT for every thread it starts and waits for them itself).
+#pragma once
+
+#include <string>
+
+#include "store/ipc/backend.h"
+
+namespace quarry::ipc {
+
+struct DaemonOptions {
+  std::string bus_address;  // empty = the session bus ($DBUS_SESSION_BUS_ADDRESS)
+  BackendOptions backend;
+};
+
+// Runs until a stop signal; returns the process exit status (0, or 1 when the bus or the
+// database could not be set up — the reason is logged).
+int RunStoreService(const DaemonOptions& options);
+
+// $XDG_CACHE_HOME/quarry (or ~/.cache/quarry): the default database directory.
+std::string DefaultDatabaseDir();
+
+}  // namespace quarry::ipc

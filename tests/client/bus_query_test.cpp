@@ -1,0 +1,98 @@
+// Queries over the FD stream and over plain D-Bus give the rows direct access gives.
+#include <doctest/doctest.h>
+
+#include "tests/client/client_fixture.h"
+
+namespace quarry::testing {
+namespace {
+
+void Populate(Connection& bus) {
+  REQUIRE(bus.Update(kEx + "INSERT DATA { <urn:typed> a ex:Song ; ex:title \"Hallo\"@de ; "
+                           "ex:track 7 ; ex:rating 0.25 ; ex:favourite true ; "
+                           "ex:created \"2024-01-01T08:00:00+02:00\" ; ex:performer _:who . "
+                           "_:who a ex:Artist ; ex:name \"Anon\" }")
+              .ok());
+  Batch batch = bus.CreateBatch();
+  std::string many = kEx + "INSERT DATA {";
+  for (int i = 0; i < 10000; ++i) {
+    many += fmt::format(" <urn:many:{}> a ex:Artist ; ex:name \"artist {}\" .", i, i);
+  }
+  batch.Add(many + " }");
+  batch.Add(kEx + "INSERT DATA { <urn:big> a ex:Song ; ex:content \"" + std::string(100 * 1024, 'x') +
+            "\" }");
+  const auto done = batch.Execute();
+  REQUIRE_MESSAGE(done.ok(), (done ? std::string() : done.error().ToString()));
+}
+
+TEST_CASE("Bus queries: FD stream and plain D-Bus rows equal direct access rows") {
+  StoreFixture store;
+  auto fd = store.Bus(QueryTransport::kFdStream);
+  auto plain = store.Bus(QueryTransport::kPlainDBus);
+  Populate(*fd);
+  auto direct = store.Direct();
+  CHECK_FALSE(direct->writable());
+
+  const struct {
+    const char* name;
+    std::string sparql;
+    size_t rows;
+  } cases[] = {
+      {"0 rows", kEx + "SELECT ?s ?n { ?s ex:name ?n FILTER(?n = \"nobody\") }", 0},
+      {"1 row, every value type",
+       kEx + "SELECT ?s ?t ?n ?r ?f ?c ?p ?x { ?s ex:title ?t ; ex:track ?n ; ex:rating ?r ; "
+             "ex:favourite ?f ; ex:created ?c ; ex:performer ?p OPTIONAL { ?s ex:genre ?x } }",
+       1},
+      {"10,000 rows", kEx + "SELECT ?a ?n { ?a a ex:Artist ; ex:name ?n } ORDER BY ?a", 10001},
+      {"a value over 64 KiB", kEx + "SELECT ?c { <urn:big> ex:content ?c }", 1},
+  };
+  for (const auto& each : cases) {
+    SUBCASE(each.name) {
+      const auto expected = QueryRows(*direct, each.sparql, /*typed=*/true);
+      CHECK(expected.size() == each.rows);
+      CHECK(QueryRows(*fd, each.sparql, true) == expected);
+      const auto expected_text = QueryRows(*direct, each.sparql, /*typed=*/false);
+      CHECK(QueryRows(*plain, each.sparql, false) == expected_text);
+    }
+  }
+}
+
+TEST_CASE("Bus queries: the FD stream keeps variable names, kinds and language tags") {
+  StoreFixture store;
+  auto bus = store.Bus();
+  Populate(*bus);
+  auto cursor = bus->Query(kEx + "SELECT ?t ?p ?x { <urn:typed> ex:title ?t ; ex:performer ?p "
+                                 "OPTIONAL { <urn:typed> ex:genre ?x } }");
+  REQUIRE(cursor.ok());
+  CHECK(cursor->ColumnCount() == 3);
+  CHECK(cursor->VariableName(0) == "t");
+  CHECK(cursor->VariableName(2) == "x");
+  REQUIRE(*cursor->Next());
+  CHECK(cursor->Kind(0) == ValueKind::kLangString);
+  CHECK(cursor->GetString(0) == "Hallo");
+  CHECK(cursor->GetLanguage(0) == "de");
+  CHECK(cursor->Kind(1) == ValueKind::kBlankNode);
+  CHECK_FALSE(cursor->IsBound(2));
+  CHECK_FALSE(*cursor->Next());
+}
+
+TEST_CASE("Bus statements: ~parameters are sent as SPARQL terms") {
+  StoreFixture store;
+  auto bus = store.Bus();
+  Populate(*bus);
+  auto statement = bus->Prepare(kEx + "SELECT ?n { ~artist ex:name ?n }");
+  REQUIRE(statement.ok());
+  statement->BindIri("artist", "urn:many:42");
+  auto cursor = statement->Execute();
+  REQUIRE(cursor.ok());
+  REQUIRE(*cursor->Next());
+  CHECK(cursor->GetString(0) == "artist 42");
+  auto by_name = bus->Prepare(kEx + "SELECT ?a { ?a ex:name ~name }");
+  REQUIRE(by_name.ok());
+  by_name->BindString("name", "artist \"7\"");  // quotes survive the trip as text
+  auto none = by_name->Execute();
+  REQUIRE(none.ok());
+  CHECK_FALSE(*none->Next());
+}
+
+}  // namespace
+}  // namespace quarry::testing

@@ -1,0 +1,151 @@
+// Full-text search on a real store: `?r fts:match "…"` with every form of the search syntax,
+// case- and accent-insensitivity, fts:rank/snippet/offsets, parameters, and the FTS5 index in
+// the query plan.
+#include <doctest/doctest.h>
+
+#include "tests/store/engine/function_test_util.h"
+
+namespace quarry::testing {
+namespace {
+
+void AddDocuments(TestStore& store) {
+  store.Update(kFunctionPrefixes + R"(INSERT DATA {
+    <urn:d1> a ex:Song ; ex:title "Résumé of the year" ; ex:content "A summary of everything" .
+    <urn:d2> a ex:Song ; ex:title "Annual report draft" ; ex:keyword "finance" .
+    <urn:d3> a ex:Song ; ex:title "Final report" ; ex:content "the annual numbers, report twice" .
+    <urn:d4> a ex:Song ; ex:title "Cats and dogs" ; ex:keyword "pets", "animals" .
+    <urn:a1> a ex:Artist ; ex:name "Reporter Ann" .
+  })");
+}
+
+std::vector<std::string> Search(TestStore& store, const std::string& search) {
+  return store.Rows(kFunctionPrefixes + "SELECT ?r { ?r fts:match \"" + search +
+                    "\" } ORDER BY ?r");
+}
+
+using Rows = std::vector<std::string>;
+
+TEST_CASE("fts:match: words anywhere, AND by default, case and accents folded") {
+  TestStore store;
+  AddDocuments(store);
+  CHECK(Search(store, "resume") == Rows{"urn:d1"});
+  CHECK(Search(store, "RÉSUMÉ") == Rows{"urn:d1"});
+  CHECK(Search(store, "Resume") == Rows{"urn:d1"});
+  CHECK(Search(store, "report") == Rows{"urn:d2", "urn:d3"});
+  CHECK(Search(store, "report final") == Rows{"urn:d3"});
+  CHECK(Search(store, "summary") == Rows{"urn:d1"});  // another full-text property
+  CHECK(Search(store, "animals") == Rows{"urn:d4"});  // a multi-valued one
+  CHECK(Search(store, "ann") == Rows{"urn:a1"});      // another class
+  CHECK(Search(store, "nothing-like-this").empty());
+}
+
+TEST_CASE("fts:match: OR, NOT, -word, phrases, prefixes") {
+  TestStore store;
+  AddDocuments(store);
+  CHECK(Search(store, "cats OR final") == Rows{"urn:d3", "urn:d4"});
+  CHECK(Search(store, "report -draft") == Rows{"urn:d3"});
+  CHECK(Search(store, "report NOT draft") == Rows{"urn:d3"});
+  CHECK(Search(store, "report -draft -twice").empty());
+  CHECK(Search(store, "\\\"annual report\\\"") == Rows{"urn:d2"});
+  CHECK(Search(store, "\\\"report annual\\\"").empty());
+  CHECK(Search(store, "rep*") == Rows{"urn:a1", "urn:d2", "urn:d3"});
+  CHECK(Search(store, "fin* -annual") == Rows{});
+  CHECK(Search(store, "fin*") == Rows{"urn:d2", "urn:d3"});
+}
+
+TEST_CASE("fts:match: FTS5 syntax in the search never breaks the query") {
+  TestStore store;
+  AddDocuments(store);
+  for (const char* search :
+       {"report:", "(cats", "NEAR(cats dogs)", "cats AND", "^report", "cats)", "report OR", "a*b",
+        "title:cats", "{cats}", "'cats'", "cats + dogs", "\\\"cats", "-", "cats -"}) {
+    INFO(search);
+    auto cursor = store->Query(kFunctionPrefixes + "SELECT ?r { ?r fts:match \"" + search + "\" }");
+    if (!cursor.ok()) {
+      // Only our own, clear errors are acceptable.
+      CHECK(cursor.error().ToString().find("fts:match") != std::string::npos);
+      continue;
+    }
+    for (;;) {
+      auto has_row = cursor->Next();
+      INFO((has_row ? std::string() : has_row.error().ToString()));
+      REQUIRE(has_row.ok());
+      if (!*has_row) break;
+    }
+  }
+  CHECK(Search(store, "NEAR(cats dogs)") == Rows{});
+  CHECK(Search(store, "(cats") == Rows{"urn:d4"});
+}
+
+TEST_CASE("fts:match: a search of only excluded words is a clear error") {
+  TestStore store;
+  AddDocuments(store);
+  const std::string error = QueryError(*store, "SELECT ?r { ?r fts:match \"-draft\" }");
+  CHECK(error.find("only excludes") != std::string::npos);
+  CHECK(QueryError(*store, "SELECT ?r { ?r fts:match \"\" }").find("no word") != std::string::npos);
+  CHECK(QueryError(*store, "SELECT ?r { ?r fts:match ?q }").find("needs a search text") !=
+        std::string::npos);
+}
+
+TEST_CASE("fts:match with a ~parameter is translated when the query runs") {
+  TestStore store;
+  AddDocuments(store);
+  const std::string query = "SELECT ?r { ?r fts:match ~q } ORDER BY ?r";
+  CHECK(store.Rows(kFunctionPrefixes + query, {{"q", schema::RdfTerm::Literal("report -draft")}}) ==
+        Rows{"urn:d3"});
+  CHECK(store.Rows(kFunctionPrefixes + query, {{"q", schema::RdfTerm::Literal("Résumé")}}) ==
+        Rows{"urn:d1"});
+  CHECK(QueryError(*store, query, {{"q", schema::RdfTerm::Literal("-draft")}})
+            .find("only excludes") != std::string::npos);
+}
+
+TEST_CASE("fts:match joins the other patterns of its subject") {
+  TestStore store;
+  AddDocuments(store);
+  CHECK(store.Rows(kFunctionPrefixes +
+                   "SELECT ?t { ?r a ex:Song ; ex:title ?t ; fts:match \"report\" } ORDER BY ?t") ==
+        Rows{"Annual report draft", "Final report"});
+  CHECK(store.Rows(kFunctionPrefixes + "SELECT ?r { ?r a ex:Artist ; fts:match \"rep*\" }") ==
+        Rows{"urn:a1"});
+  CHECK(store.Rows(kFunctionPrefixes +
+                   "SELECT ?r { <urn:d4> fts:match \"cats\" . BIND(1 AS ?r) }") == Rows{"1"});
+}
+
+TEST_CASE("fts:rank orders by relevance, fts:snippet and fts:offsets show the matches") {
+  TestStore store;
+  AddDocuments(store);
+  // d3 has "report" three times, d2 once.
+  CHECK(store.Rows(kFunctionPrefixes +
+                   "SELECT ?r { ?r fts:match \"report\" } ORDER BY DESC(fts:rank(?r))") ==
+        Rows{"urn:d3", "urn:d2"});
+  CHECK(Typed(*store, "SELECT (fts:rank(?r) > 0 AS ?v) { ?r fts:match \"cats\" }") ==
+        "true^boolean");
+  CHECK(Typed(*store, "SELECT (fts:snippet(?r, \"[\", \"]\") AS ?s) { ?r fts:match \"resume\" }") ==
+        "[Résumé] of the year^string");
+  CHECK(Typed(*store,
+              "SELECT (fts:snippet(?r, \"<b>\", \"</b>\", \"...\", 2) AS ?s) { ?r fts:match "
+              "\"dogs\" }") == "...and <b>dogs</b>^string");
+  CHECK(Typed(*store, "SELECT (fts:snippet(?r) AS ?s) { ?r fts:match \"dogs\" }") ==
+        "Cats and dogs^string");
+  CHECK(Typed(*store, "SELECT (fts:offsets(?r) AS ?o) { ?r fts:match \"final\" }") ==
+        "ex:title,0^string");
+  // Byte offsets: "Résumé of the " is 16 bytes.
+  CHECK(Typed(*store, "SELECT (fts:offsets(?r) AS ?o) { ?r fts:match \"summary OR year\" }") ==
+        "ex:title,16,ex:content,2^string");
+  CHECK(QueryError(*store, "SELECT (fts:rank(?r) AS ?v) { ?r ex:title ?t }").find("fts:match") !=
+        std::string::npos);
+}
+
+TEST_CASE("quarry sparql --explain: an fts:match query reads the FTS5 index") {
+  TestStore store;
+  auto plan =
+      store->Explain(kFunctionPrefixes + "SELECT ?r ?t { ?r fts:match \"report\" ; ex:title ?t }");
+  INFO((plan ? std::string() : plan.error().ToString()));
+  REQUIRE(plan.ok());
+  INFO(*plan);
+  CHECK(plan->find("MATCH") != std::string::npos);
+  CHECK(plan->find("VIRTUAL TABLE INDEX") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace quarry::testing

@@ -1,0 +1,190 @@
+// Open mode (SCHEMA.md "Open mode"): a store without an ontology keeps any predicate in the
+// quad table; a store with an ontology still refuses unknown predicates.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "store/engine/store.h"
+#include "tests/store/engine/store_test_util.h"
+#include "tests/support/temp_dir.h"
+
+namespace quarry::testing {
+namespace {
+
+class OpenStore {
+ public:
+  OpenStore() { Reopen(); }
+  void Reopen() {
+    store_.reset();
+    engine::StoreOptions options;
+    options.directory = dir_.path() / "db";
+    options.open_mode = true;
+    auto opened = engine::Store::Open(options);
+    INFO((opened ? std::string() : opened.error().ToString()));
+    REQUIRE(opened.ok());
+    store_ = std::move(*opened);
+  }
+  engine::Store& store() { return *store_; }
+  void Update(const std::string& sparql) {
+    auto done = store_->Update(sparql);
+    INFO(sparql);
+    INFO((done ? std::string() : done.error().ToString()));
+    REQUIRE(done.ok());
+  }
+  // Rows of full terms in N-Triples-like form ("<iri>", "\"01\"^^<...>"), "-" when unbound.
+  std::vector<std::string> Rows(const std::string& sparql) {
+    auto cursor = store_->Query(sparql);
+    INFO(sparql);
+    INFO((cursor ? std::string() : cursor.error().ToString()));
+    REQUIRE(cursor.ok());
+    std::vector<std::string> rows;
+    for (;;) {
+      auto has_row = cursor->Next();
+      REQUIRE(has_row.ok());
+      if (!*has_row) break;
+      std::string row;
+      for (int i = 0; i < cursor->ColumnCount(); ++i) {
+        const auto term = cursor->GetTerm(i);
+        row += (i ? "|" : "") + (term ? term->ToString() : std::string("-"));
+      }
+      rows.push_back(row);
+    }
+    return rows;
+  }
+
+ private:
+  TempDir dir_;
+  std::unique_ptr<engine::Store> store_;
+};
+
+const std::string kEx =
+    "PREFIX ex: <http://example.org/> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n";
+const std::string kXsd = "http://www.w3.org/2001/XMLSchema#";
+
+TEST_CASE("Open mode: arbitrary predicates are stored and queried") {
+  OpenStore open;
+  CHECK(open.store().open_mode());
+  open.Update(kEx +
+              "INSERT DATA { ex:a ex:knows ex:b . ex:b ex:knows ex:c . ex:a ex:name 'Alice' }");
+  CHECK(open.Rows(kEx + "SELECT ?x ?y { ?x ex:knows ?y . ?y ex:knows ex:c }") ==
+        std::vector<std::string>{"<http://example.org/a>|<http://example.org/b>"});
+  CHECK(open.Rows(kEx + "SELECT ?n { ex:a ex:name ?n }") == std::vector<std::string>{"\"Alice\""});
+  CHECK(open.Rows(kEx + "SELECT ?x { ?x ex:name 'Bob' }").empty());
+  SUBCASE("survives a reopen") {
+    open.Reopen();
+    CHECK(open.store().open_mode());
+    CHECK(open.Rows(kEx + "SELECT ?y { ex:a ex:knows ?y }") ==
+          std::vector<std::string>{"<http://example.org/b>"});
+  }
+  SUBCASE("delete") {
+    open.Update(kEx + "DELETE DATA { ex:a ex:knows ex:b }");
+    CHECK(open.Rows(kEx + "SELECT ?y { ex:a ex:knows ?y }").empty());
+    open.Update(kEx + "DELETE WHERE { ?s ex:knows ?o }");
+    CHECK(open.Rows(kEx + "SELECT ?s { ?s ex:knows ?o }").empty());
+  }
+}
+
+TEST_CASE("Open mode: typed literals keep their exact lexical form and datatype") {
+  OpenStore open;
+  open.Update(kEx +
+              "INSERT DATA { ex:a ex:v '01'^^xsd:integer , '1'^^xsd:integer , "
+              "'1.50'^^xsd:decimal , '2024-01-02'^^xsd:date , 'x'^^ex:custom , true }");
+  const std::vector<std::string> rows =
+      open.Rows(kEx + "SELECT ?v { ex:a ex:v ?v } ORDER BY STR(?v)");
+  CHECK(rows.size() == 6);
+  const auto has = [&](const std::string& row) {
+    return std::find(rows.begin(), rows.end(), row) != rows.end();
+  };
+  CHECK(has("\"01\"^^<" + kXsd + "integer>"));
+  CHECK(has("\"1\"^^<" + kXsd + "integer>"));
+  CHECK(has("\"1.50\"^^<" + kXsd + "decimal>"));
+  CHECK(has("\"2024-01-02\"^^<" + kXsd + "date>"));
+  CHECK(has("\"x\"^^<http://example.org/custom>"));
+  CHECK(has("\"true\"^^<" + kXsd + "boolean>"));
+  // A pattern matches the term, not the value: "01" is not "1".
+  CHECK(open.Rows(kEx + "SELECT ?s { ?s ex:v '01'^^xsd:integer }").size() == 1);
+  CHECK(open.Rows(kEx + "SELECT ?s { ?s ex:v '1'^^xsd:decimal }").empty());
+  // FILTER compares values: both integers are 1.
+  open.Update(
+      kEx + "INSERT DATA { ex:b ex:n '01'^^xsd:integer , '1'^^xsd:integer , '1.50'^^xsd:decimal }");
+  CHECK(open.Rows(kEx + "SELECT ?v { ex:b ex:n ?v FILTER (?v = 1) }").size() == 2);
+  CHECK(open.Rows(kEx + "SELECT ?v { ex:b ex:n ?v FILTER (?v > 1) }") ==
+        std::vector<std::string>{"\"1.50\"^^<" + kXsd + "decimal>"});
+}
+
+TEST_CASE("Open mode: language-tagged strings and blank nodes") {
+  OpenStore open;
+  open.Update(kEx +
+              "INSERT DATA { ex:a ex:label 'chat'@fr , 'cat'@en , 'cat' . "
+              "ex:a ex:friend _:f . _:f ex:label 'anon' }");
+  CHECK(open.Rows(kEx + "SELECT ?l { ex:a ex:label ?l FILTER (lang(?l) = 'fr') }") ==
+        std::vector<std::string>{"\"chat\"@fr"});
+  CHECK(open.Rows(kEx + "SELECT ?s { ?s ex:label 'cat'@en }") ==
+        std::vector<std::string>{"<http://example.org/a>"});
+  CHECK(open.Rows(kEx + "SELECT ?s { ?s ex:label 'cat' }").size() == 1);
+  const auto friends = open.Rows(kEx + "SELECT ?f ?l { ex:a ex:friend ?f . ?f ex:label ?l }");
+  REQUIRE(friends.size() == 1);
+  CHECK(friends[0].rfind("_:", 0) == 0);
+  CHECK(friends[0].find("|\"anon\"") != std::string::npos);
+}
+
+TEST_CASE("Open mode: named graphs") {
+  OpenStore open;
+  open.Update(
+      kEx + "INSERT DATA { GRAPH ex:g1 { ex:a ex:p 1 } GRAPH ex:g2 { ex:a ex:p 2 } ex:a ex:p 3 }");
+  CHECK(open.Rows(kEx + "SELECT ?o { GRAPH ex:g1 { ex:a ex:p ?o } }") ==
+        std::vector<std::string>{"\"1\"^^<" + kXsd + "integer>"});
+  CHECK(open.Rows(kEx + "SELECT ?g ?o { GRAPH ?g { ex:a ex:p ?o } } ORDER BY ?o").size() == 2);
+  CHECK(open.Rows(kEx + "SELECT ?o { ex:a ex:p ?o }").size() == 3);  // Tracker's union default
+  open.Update(kEx + "CLEAR GRAPH ex:g1");
+  CHECK(open.Rows(kEx + "SELECT ?o { GRAPH ex:g1 { ex:a ex:p ?o } }").empty());
+  CHECK(open.Rows(kEx + "SELECT ?o { ex:a ex:p ?o }").size() == 2);
+}
+
+TEST_CASE("Open mode: variable predicates see the quad table and rdf:type") {
+  OpenStore open;
+  open.Update(kEx + "INSERT DATA { ex:a a ex:Person ; ex:age 7 . ex:C a rdfs:Class }");
+  CHECK(open.Rows(kEx + "SELECT ?p ?o { ex:a ?p ?o } ORDER BY ?p") ==
+        std::vector<std::string>{
+            "<http://example.org/age>|\"7\"^^<" + kXsd + "integer>",
+            "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>|<http://example.org/Person>"});
+  CHECK(open.Rows(kEx + "SELECT ?x { ?x a ex:Person }") ==
+        std::vector<std::string>{"<http://example.org/a>"});
+  // A known class stays in the class tables, and a variable predicate still finds it.
+  CHECK(open.Rows(kEx + "SELECT ?x { ?x a rdfs:Class }") ==
+        std::vector<std::string>{"<http://example.org/C>"});
+  CHECK(open.Rows(kEx + "SELECT ?p { ex:C ?p rdfs:Class }") ==
+        std::vector<std::string>{"<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"});
+  open.Update(kEx + "INSERT { ?s ex:copy ?o } WHERE { ?s ?p ?o FILTER (?p = ex:age) }");
+  CHECK(open.Rows(kEx + "SELECT ?o { ex:a ex:copy ?o }") ==
+        std::vector<std::string>{"\"7\"^^<" + kXsd + "integer>"});
+}
+
+TEST_CASE("Strict store: unknown predicates are still refused") {
+  TestStore strict;
+  CHECK_FALSE(strict->open_mode());
+  const std::string error =
+      strict.UpdateError("INSERT DATA { <urn:a> <http://example.org/unknown> 1 }");
+  CHECK(error.find("unknown property <http://example.org/unknown>") != std::string::npos);
+  auto query = strict->Query("SELECT ?o { <urn:a> <http://example.org/unknown> ?o }");
+  REQUIRE_FALSE(query.ok());
+  CHECK(query.error().ToString().find("unknown property") != std::string::npos);
+}
+
+TEST_CASE("Open mode needs a new database") {
+  TestStore strict;
+  engine::StoreOptions options;
+  options.directory = strict.dir().path() / "db";
+  options.open_mode = true;
+  strict.Close();
+  auto opened = engine::Store::Open(options);
+  REQUIRE_FALSE(opened.ok());
+  CHECK(opened.error().ToString().find("open mode (no ontology) needs a new database") !=
+        std::string::npos);
+}
+
+}  // namespace
+}  // namespace quarry::testing

@@ -1,0 +1,202 @@
+// The streaming update path (UpdateExecutor::ExecuteText, used by Store::Update): the same
+// database content as the AST path (ParseUpdate + Execute), errors with line:column that roll
+// back everything, blank nodes per operation, several operations in one request.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "store/engine/sql_value_io.h"
+#include "store/engine/sqlite/transaction.h"
+#include "store/engine/triple_writer.h"
+#include "store/engine/update_executor.h"
+#include "store/schema/names.h"
+#include "store/sparql/parser.h"
+#include "tests/store/engine/store_test_util.h"
+
+namespace quarry::testing {
+namespace {
+
+using Rows = std::vector<std::string>;
+
+sparql::ParseOptions Options() {
+  sparql::ParseOptions options;
+  options.prefixes = {{"ex", "http://example.org/ex#"},
+                      {"xsd", "http://www.w3.org/2001/XMLSchema#"},
+                      {"rdfs", "http://www.w3.org/2000/01/rdf-schema#"}};
+  return options;
+}
+
+// The old path: the whole request parsed into an AST, then executed.
+void UpdateThroughAst(TestStore& store, const std::string& text) {
+  auto update = sparql::ParseUpdate(text, Options());
+  REQUIRE(update.ok());
+  engine::TripleWriter writer(store->database(), store->ontology());
+  engine::UpdateExecutor executor(store->database(), store->ontology(), writer);
+  auto transaction = engine::Transaction::Begin(store->database(), engine::TransactionMode::kImmediate);
+  REQUIRE(transaction.ok());
+  auto done = executor.Execute(*update);
+  INFO((done ? std::string() : done.error().ToString()));
+  REQUIRE(done.ok());
+  REQUIRE(writer.Finish().ok());
+  REQUIRE(transaction->Commit().ok());
+}
+
+// Every stored value, type row, mirror and graph of the test ontology, with resources named by
+// IRI (blank nodes by their ex:name), sorted: comparable across databases whose IDs differ.
+Rows Snapshot(TestStore& store) {
+  engine::Database& db = store->database();
+  const auto name_of = [&](int64_t id) -> std::string {
+    if (id == 0) return "default";
+    auto select = db.Prepare(
+        "SELECT coalesce(R.Uri, '_:' || A.\"ex:name\") FROM Resource AS R "
+        "LEFT JOIN \"ex:Artist\" AS A ON A.ID = R.ID WHERE R.ID = ?1");
+    REQUIRE(select.ok());
+    REQUIRE(select->Bind(1, id).ok());
+    REQUIRE(*select->Step());
+    return std::string(select->ColumnText(0));
+  };
+  const schema::Names names(store->ontology());
+  Rows rows;
+  const auto dump = [&](const std::string& label, const schema::PropertyStorage& storage,
+                        ontology::ValueType type) {
+    auto select = db.Prepare(fmt::format("SELECT ID, \"{}\", \"{}\" FROM \"{}\" WHERE \"{}\" IS NOT NULL",
+                                         storage.column, storage.graph_column, storage.table,
+                                         storage.column));
+    REQUIRE(select.ok());
+    while (*select->Step()) {
+      const schema::SqlValue value = engine::ReadValue(*select, 1);
+      std::string shown = type == ontology::ValueType::kResource ? name_of(std::get<int64_t>(value))
+                                                                 : engine::DescribeValue(value, type);
+      rows.push_back(fmt::format("{} {} {} @{}", name_of(select->ColumnInt64(0)), label, shown,
+                                 name_of(select->ColumnInt64(2))));
+    }
+  };
+  dump("a", names.TypeStorage(), ontology::ValueType::kResource);
+  for (const ontology::Property& property : store->ontology().properties()) {
+    if (property.iri.find("example.org") == std::string::npos) continue;
+    dump(property.name, names.StorageOf(property), property.type);
+  }
+  auto mirror = db.Prepare("SELECT ID, \"ex:title\" FROM \"ex:Song\" WHERE \"ex:title\" IS NOT NULL");
+  REQUIRE(mirror.ok());
+  while (*mirror->Step()) {
+    rows.push_back(fmt::format("mirror {} {}", name_of(mirror->ColumnInt64(0)), mirror->ColumnText(1)));
+  }
+  auto graphs = db.Prepare("SELECT ID FROM Graph");
+  REQUIRE(graphs.ok());
+  while (*graphs->Step()) rows.push_back("graph " + name_of(graphs->ColumnInt64(0)));
+  auto fts = db.Prepare("SELECT count(*) FROM fts5");
+  REQUIRE(fts.ok());
+  REQUIRE(*fts->Step());
+  rows.push_back(fmt::format("fts rows {}", fts->ColumnInt64(0)));
+  REQUIRE(db.Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+const std::string kRequest = kPrefixes + R"(
+INSERT DATA {
+  <urn:s1> a ex:Song ; ex:title "Zebra" ; ex:track 3 ; ex:genre "jazz", "rock" ;
+           ex:performer _:a ; ex:created "2024-05-01T10:00:00+02:00"^^xsd:dateTime .
+  _:a a ex:Artist ; ex:name "Nina" ; ex:member [ a ex:Artist ; ex:name "Anon" ] .
+  <urn:late> ex:title "Typed later" ; ex:keyword "k1" .
+  <urn:late> ex:track 9 .
+  GRAPH <urn:g1> { <urn:s2> a ex:Song ; ex:title "In g1" }
+  GRAPH <urn:empty> { }
+  <urn:late> a ex:Song .
+} ;
+INSERT DATA { _:a a ex:Artist ; ex:name "Other a" . <urn:s2> ex:performer _:a } ;
+DELETE DATA { <urn:s1> ex:genre "rock" . GRAPH <urn:g1> { <urn:s2> ex:title "In g1" } } ;
+INSERT OR REPLACE DATA { <urn:s1> ex:title "Zebra 2" ; ex:title "Zebra 3" }
+INSERT { ?s ex:keyword "tagged" } WHERE { ?s ex:track 9 } ;
+DELETE DATA { GRAPH <urn:missing> { <urn:s1> ex:track 3 } }
+)";
+
+TEST_CASE("streaming and AST paths leave the same database") {
+  TestStore streamed;
+  streamed.Update(kRequest);
+  TestStore parsed;
+  UpdateThroughAst(parsed, kRequest);
+  const Rows expected = Snapshot(parsed);
+  CHECK(Snapshot(streamed) == expected);
+  // The request did what it says (so the comparison is not of two empty stores).
+  CHECK(std::count(expected.begin(), expected.end(), "urn:s1 ex:title \"Zebra 3\" @default") == 1);
+  CHECK(std::count(expected.begin(), expected.end(), "mirror urn:late Typed later") == 1);
+  CHECK(std::count(expected.begin(), expected.end(), "urn:s2 ex:performer _:Other a @default") == 1);
+  CHECK(std::count(expected.begin(), expected.end(), "graph urn:empty") == 1);
+  CHECK(std::count(expected.begin(), expected.end(), "urn:late ex:keyword \"tagged\" @default") == 1);
+}
+
+TEST_CASE("streaming: an error mid-stream names line:column and rolls back the whole request") {
+  TestStore store;
+  store.Update(kPrefixes + "INSERT DATA { <urn:keep> a ex:Song }");
+  const Rows before = Snapshot(store);
+  std::string request = kPrefixes + "INSERT DATA {\n";
+  for (int i = 0; i < 3000; ++i) request += "<urn:n" + std::to_string(i) + "> a ex:Song ; ex:track 1 .\n";
+  request += "<urn:bad> a ex:Song ;\n  ex:track \"x\" .\n}";
+  SUBCASE("a constraint error: the statement's position") {
+    const std::string error = store.UpdateError(request);
+    CHECK(error.find("3003:1: triple <urn:bad> <http://example.org/ex#track> \"x\"") != std::string::npos);
+    CHECK(error.find("is not a valid integer") != std::string::npos);
+  }
+  SUBCASE("a syntax error after thousands of streamed triples") {
+    request.replace(request.rfind("\"x\""), 3, "2");
+    request.replace(request.rfind('}'), 1, "<urn:x> }");
+    const std::string error = store.UpdateError(request);
+    CHECK(error.find("3005:9: expected a predicate") != std::string::npos);
+  }
+  SUBCASE("a value whose subject never gets the type, held back to the end") {
+    const std::string error = store.UpdateError(kPrefixes + "INSERT DATA {\n<urn:keep> ex:title \"t\" .\n"
+                                                             "<urn:artist> ex:track 2 .\n<urn:artist> a ex:Artist . }");
+    CHECK(error.find("4:1: subject <urn:artist>") != std::string::npos);
+    CHECK(error.find("not in the domain of ex:track") != std::string::npos);
+  }
+  SUBCASE("a failing later operation undoes the earlier ones") {
+    const std::string error = store.UpdateError(
+        kPrefixes + "INSERT DATA { <urn:a> a ex:Song } ;\nDROP GRAPH <urn:none>");
+    CHECK(error.find("3:1: graph <urn:none> does not exist") != std::string::npos);
+  }
+  CHECK(Snapshot(store) == before);
+}
+
+TEST_CASE("streaming DELETE DATA removes values, types and whole resources") {
+  TestStore store;
+  store.Update(kPrefixes + "INSERT DATA { <urn:s> a ex:Song ; ex:title \"T\" ; ex:genre \"a\", \"b\" . "
+                           "<urn:t> a ex:Song ; ex:title \"U\" }");
+  store.Update(kPrefixes + "DELETE DATA { <urn:s> ex:genre \"a\" ; ex:title \"T\" . <urn:t> a ex:Element . "
+                           "<urn:unknown> ex:title \"T\" }");
+  CHECK(store.Rows(kPrefixes + "SELECT ?g { <urn:s> ex:genre ?g }") == Rows{"b"});
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { ?s ex:title ?t }").empty());
+  CHECK(store.Rows(kPrefixes + "SELECT ?s { ?s a ex:Song }") == Rows{"urn:s"});
+  auto fts = store->database().Prepare("SELECT count(*) FROM fts5 WHERE fts5 MATCH 'u OR t'");
+  REQUIRE(fts.ok());
+  REQUIRE(*fts->Step());
+  CHECK(fts->ColumnInt64(0) == 0);
+}
+
+TEST_CASE("streaming: blank node labels are scoped per operation, also within one request") {
+  TestStore store;
+  store.Update(kPrefixes + "INSERT DATA { _:x a ex:Artist ; ex:name \"first\" . <urn:s> a ex:Song ; ex:performer _:x } ;\n"
+                           "INSERT DATA { _:x a ex:Artist ; ex:name \"second\" } ;\n"
+                           "INSERT DATA { <urn:t> a ex:Song ; ex:performer _:x . _:x a ex:Artist }");
+  CHECK(store.Rows(kPrefixes + "SELECT (COUNT(?a) AS ?n) { ?a a ex:Artist }") == Rows{"3"});
+  CHECK(store.Rows(kPrefixes + "SELECT ?n { <urn:s> ex:performer ?a . ?a ex:name ?n }") == Rows{"first"});
+  CHECK(store.Rows(kPrefixes + "SELECT ?n { <urn:t> ex:performer ?a . OPTIONAL { ?a ex:name ?n } }") ==
+        Rows{"-"});
+}
+
+TEST_CASE("streaming: operations see the effects of the ones before them") {
+  TestStore store;
+  store.Update(kPrefixes + "INSERT DATA { <urn:s> a ex:Song ; ex:track 1 }\n"
+                           "DELETE { ?s ex:track ?n } INSERT { ?s ex:track 2 } WHERE { ?s ex:track ?n }\n"
+                           "DELETE DATA { <urn:s> ex:track 2 } ;\n"
+                           "INSERT DATA { <urn:s> ex:track 3 }");
+  CHECK(store.Rows(kPrefixes + "SELECT ?n { <urn:s> ex:track ?n }") == Rows{"3"});
+  // INSERT DATA after a DELETE template is still refused, as without streaming.
+  CHECK(store.UpdateError(kPrefixes + "DELETE { <urn:s> ex:track 3 } INSERT DATA { <urn:s> ex:track 4 }")
+            .find("INSERT DATA cannot follow DELETE") != std::string::npos);
+  CHECK(store.Rows(kPrefixes + "SELECT ?n { <urn:s> ex:track ?n }") == Rows{"3"});
+}
+
+}  // namespace
+}  // namespace quarry::testing
