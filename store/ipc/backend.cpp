@@ -56,16 +56,19 @@ Result<void> Backend::WaitUntilOpen() {
   return Ok();
 }
 
+// Why a new job cannot be queued, if it cannot; the caller holds mutex_.
+std::optional<Error> Backend::RefusalLocked() const {
+  if (stopping_) return ShuttingDown();
+  if (open_error_) return *open_error_;
+  return std::nullopt;
+}
+
 void Backend::SubmitRead(StoreJob job) {
   std::optional<Error> refusal;
   {
     const std::lock_guard lock(mutex_);
-    if (stopping_)
-      refusal = ShuttingDown();
-    else if (open_error_)
-      refusal = *open_error_;
-    else
-      reads_.push_back(std::move(job));
+    refusal = RefusalLocked();
+    if (!refusal) reads_.push_back(std::move(job));
   }
   if (refusal) return job.fail(*refusal);
   reads_ready_.notify_one();
@@ -75,14 +78,11 @@ void Backend::SubmitWrite(UpdateSource source, StoreJob job) {
   std::optional<Error> refusal;
   {
     const std::lock_guard lock(mutex_);
-    if (stopping_)
-      refusal = ShuttingDown();
-    else if (open_error_)
-      refusal = *open_error_;
-    else if (source == UpdateSource::kMiner)
-      miner_writes_.push_back(std::move(job));
-    else
-      interactive_writes_.push_back(std::move(job));
+    refusal = RefusalLocked();
+    if (!refusal) {
+      (source == UpdateSource::kMiner ? miner_writes_ : interactive_writes_)
+          .push_back(std::move(job));
+    }
   }
   if (refusal) return job.fail(*refusal);
   writes_ready_.notify_one();

@@ -79,6 +79,7 @@ class Backend {
   void Shutdown();
 
  private:
+  std::optional<Error> RefusalLocked() const;  // why a job cannot be queued; holds mutex_
   void WriterLoop();
   void ReaderLoop(size_t index);
   Result<void> OpenConnections(bool at_start);

@@ -12,7 +12,11 @@ bool IsControl(char c) {
   return byte < 0x20 || byte == 0x7F;
 }
 
-std::string NTriplesString(std::string_view text) {
+// JSON and N-Triples share the short escapes; they differ only in which bytes take a \u escape
+// (N-Triples also escapes DEL) and in the case of its hex digits.
+enum class StringSyntax { kJson, kNTriples };
+
+std::string QuotedString(std::string_view text, StringSyntax syntax) {
   std::string quoted = "\"";
   for (const char c : text) {
     switch (c) {
@@ -37,15 +41,23 @@ std::string NTriplesString(std::string_view text) {
       case '\f':
         quoted += "\\f";
         break;
-      default:
-        if (IsControl(c)) {
-          quoted += fmt::format("\\u{:04X}", static_cast<unsigned char>(c));
+      default: {
+        const auto byte = static_cast<unsigned char>(c);
+        if (syntax == StringSyntax::kNTriples && IsControl(c)) {
+          quoted += fmt::format("\\u{:04X}", byte);
+        } else if (syntax == StringSyntax::kJson && byte < 0x20) {
+          quoted += fmt::format("\\u{:04x}", byte);
         } else {
           quoted += c;
         }
+      }
     }
   }
   return quoted + "\"";
+}
+
+std::string NTriplesString(std::string_view text) {
+  return QuotedString(text, StringSyntax::kNTriples);
 }
 
 std::string NTriplesIri(std::string_view iri) {
@@ -73,39 +85,7 @@ std::string Xsd(std::string_view local) {
 }  // namespace
 
 std::string JsonString(std::string_view text) {
-  std::string quoted = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        quoted += "\\\"";
-        break;
-      case '\\':
-        quoted += "\\\\";
-        break;
-      case '\n':
-        quoted += "\\n";
-        break;
-      case '\r':
-        quoted += "\\r";
-        break;
-      case '\t':
-        quoted += "\\t";
-        break;
-      case '\b':
-        quoted += "\\b";
-        break;
-      case '\f':
-        quoted += "\\f";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          quoted += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
-        } else {
-          quoted += c;
-        }
-    }
-  }
-  return quoted + "\"";
+  return QuotedString(text, StringSyntax::kJson);
 }
 
 std::string XmlText(std::string_view text) {

@@ -28,31 +28,13 @@ class OpenStore {
     store_ = std::move(*opened);
   }
   engine::Store& store() { return *store_; }
-  void Update(const std::string& sparql) {
-    auto done = store_->Update(sparql);
-    INFO(sparql);
-    INFO((done ? std::string() : done.error().ToString()));
-    REQUIRE(done.ok());
-  }
+  void Update(const std::string& sparql) { RequireUpdate(*store_, sparql); }
   // Rows of full terms in N-Triples-like form ("<iri>", "\"01\"^^<...>"), "-" when unbound.
   std::vector<std::string> Rows(const std::string& sparql) {
-    auto cursor = store_->Query(sparql);
-    INFO(sparql);
-    INFO((cursor ? std::string() : cursor.error().ToString()));
-    REQUIRE(cursor.ok());
-    std::vector<std::string> rows;
-    for (;;) {
-      auto has_row = cursor->Next();
-      REQUIRE(has_row.ok());
-      if (!*has_row) break;
-      std::string row;
-      for (int i = 0; i < cursor->ColumnCount(); ++i) {
-        const auto term = cursor->GetTerm(i);
-        row += (i ? "|" : "") + (term ? term->ToString() : std::string("-"));
-      }
-      rows.push_back(row);
-    }
-    return rows;
+    return RequireRows(store_->Query(sparql), sparql, [](engine::Cursor& cursor, int i) {
+      const auto term = cursor.GetTerm(i);
+      return term ? term->ToString() : std::string("-");
+    });
   }
 
  private:

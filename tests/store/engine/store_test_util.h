@@ -13,6 +13,36 @@
 
 namespace quarry::testing {
 
+// Runs an update that must succeed, naming the update and the error when it does not.
+inline void RequireUpdate(engine::Store& store, const std::string& sparql) {
+  auto done = store.Update(sparql);
+  INFO(sparql);
+  INFO((done ? std::string() : done.error().ToString()));
+  REQUIRE(done.ok());
+}
+
+// Every row of a query as "a|b|c"; `cell(cursor, i)` renders column i of the current row.
+template <typename Cell>
+std::vector<std::string> RequireRows(Result<engine::Cursor> cursor, const std::string& sparql,
+                                     Cell cell) {
+  INFO(sparql);
+  INFO((cursor ? std::string() : cursor.error().ToString()));
+  REQUIRE(cursor.ok());
+  std::vector<std::string> rows;
+  for (;;) {
+    auto has_row = cursor->Next();
+    REQUIRE(has_row.ok());
+    if (!*has_row) break;
+    std::string row;
+    for (int i = 0; i < cursor->ColumnCount(); ++i) {
+      if (i) row += "|";
+      row += cell(*cursor, i);
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 class TestStore {
  public:
   TestStore() {
@@ -36,12 +66,7 @@ class TestStore {
   engine::Store* operator->() { return store_.get(); }
   const TempDir& dir() const { return dir_; }
 
-  void Update(const std::string& sparql) {
-    auto done = store_->Update(sparql);
-    INFO(sparql);
-    INFO((done ? std::string() : done.error().ToString()));
-    REQUIRE(done.ok());
-  }
+  void Update(const std::string& sparql) { RequireUpdate(*store_, sparql); }
   // The error text of an update expected to fail.
   std::string UpdateError(const std::string& sparql) {
     auto done = store_->Update(sparql);
@@ -52,23 +77,10 @@ class TestStore {
   // Rows as "a|b|c" with unbound shown as "-".
   std::vector<std::string> Rows(const std::string& sparql,
                                 const engine::QueryParameters& parameters = {}) {
-    auto cursor = store_->Query(sparql, parameters);
-    INFO(sparql);
-    INFO((cursor ? std::string() : cursor.error().ToString()));
-    REQUIRE(cursor.ok());
-    std::vector<std::string> rows;
-    for (;;) {
-      auto has_row = cursor->Next();
-      REQUIRE(has_row.ok());
-      if (!*has_row) break;
-      std::string row;
-      for (int i = 0; i < cursor->ColumnCount(); ++i) {
-        if (i) row += "|";
-        row += cursor->IsBound(i) ? std::string(cursor->GetString(i)) : "-";
-      }
-      rows.push_back(row);
-    }
-    return rows;
+    return RequireRows(store_->Query(sparql, parameters), sparql,
+                       [](engine::Cursor& cursor, int i) {
+                         return cursor.IsBound(i) ? std::string(cursor.GetString(i)) : "-";
+                       });
   }
 
  private:
