@@ -4,70 +4,77 @@
 
 #include <iostream>
 
+#include "cli/client_solutions.h"
 #include "cli/commands.h"
-#include "cli/text_table.h"
+#include "cli/result_format.h"
 #include "quarry/connection.h"
+#include "store/client/parameter_text.h"
+#include "store/ipc/graph_stream.h"
 
 namespace quarry::cli {
 namespace {
 
 // "name=value" or "~name=value"; value "<iri>" binds an IRI, anything else a plain literal
-// (the same rule as with --database).
-void Bind(Statement& statement, const std::string& param) {
-  const size_t equals = param.find('=');
-  std::string name = param.substr(0, equals);
-  if (!name.empty() && name.front() == '~') name.erase(0, 1);
-  std::string value = param.substr(equals + 1);
-  if (value.size() >= 2 && value.front() == '<' && value.back() == '>') {
-    statement.BindIri(name, value.substr(1, value.size() - 2));
-  } else {
-    statement.BindString(name, std::move(value));
+// (the same rule as with --database). The store compiles text: values are written into it.
+Result<std::string> WithParameters(const std::string& text,
+                                   const std::vector<std::string>& params) {
+  if (params.empty()) return text;
+  engine::QueryParameters parameters;
+  for (const std::string& param : params) {
+    const size_t equals = param.find('=');
+    std::string name = param.substr(0, equals);
+    if (!name.empty() && name.front() == '~') name.erase(0, 1);
+    std::string value = param.substr(equals + 1);
+    parameters[name] = value.size() >= 2 && value.front() == '<' && value.back() == '>'
+                           ? schema::RdfTerm::Iri(value.substr(1, value.size() - 2))
+                           : schema::RdfTerm::Literal(std::move(value));
   }
+  return SubstituteParameters(text, parameters);
 }
 
-// The table format: lexical forms, "@lang" appended, unbound values empty.
-Result<uint64_t> PrintTable(Cursor& cursor) {
-  std::vector<std::string> header;
-  for (int i = 0; i < cursor.ColumnCount(); ++i) header.push_back(cursor.VariableName(i));
-  TextTable table(std::move(header));
-  for (;;) {
+// CONSTRUCT / DESCRIBE: Turtle (default) or N-Triples, written by the store's graph writer.
+Result<void> PrintGraph(Connection& connection, const std::string& text,
+                        const std::string& format_name) {
+  QUARRY_ASSIGN_OR_RETURN(const engine::results::GraphFormat format, GraphFormatFor(format_name));
+  QUARRY_ASSIGN_OR_RETURN(const std::string rdf,
+                          connection.QueryRdf(text, format == engine::results::GraphFormat::kTurtle
+                                                        ? RdfSyntax::kTurtle
+                                                        : RdfSyntax::kNTriples));
+  std::cout << rdf;
+  return Ok();
+}
+
+// SELECT and ASK through the same writers as --database (ClientSolutions).
+Result<void> PrintSolutions(Connection& connection, const std::string& text,
+                            sparql::QueryForm form, const std::string& format_name) {
+  QUARRY_ASSIGN_OR_RETURN(const ResultFormat format, SolutionFormatFor(format_name, form));
+  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, connection.Query(text));
+  if (form == sparql::QueryForm::kAsk) {
     QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
-    if (!has_row) break;
-    std::vector<std::string> cells;
-    for (int i = 0; i < cursor.ColumnCount(); ++i) {
-      std::string cell(cursor.GetString(i));
-      const std::string_view lang = cursor.GetLanguage(i);
-      if (!lang.empty()) cell += fmt::format("@{}", lang);
-      cells.push_back(std::move(cell));
-    }
-    table.AddRow(std::move(cells));
+    const std::string_view answer = has_row ? cursor.GetString(0) : "";
+    WriteAskResult(answer == "1" || answer == "true", format, std::cout);
+    return Ok();
   }
-  table.Print(std::cout);
-  const uint64_t rows = table.size();
-  std::cout << rows << (rows == 1 ? " row\n" : " rows\n");
-  return rows;
+  ClientSolutions solutions(cursor);
+  QUARRY_TRY(WriteSelectResults(solutions, format, std::cout));
+  return Ok();
 }
 
-int RunBusQuery(Connection& connection, const SparqlArgs& args, const std::string& text) {
-  if (!args.format.empty() && args.format != "table") {
-    return ReportError("query", Error(Errc::kUnsupported,
-                                      fmt::format("--format {} needs --database DIR: results "
-                                                  "from quarry-store print as a table",
-                                                  args.format)));
-  }
+int RunBusQuery(Connection& connection, const SparqlArgs& args, const std::string& query) {
   if (args.explain) {
-    const auto plan = connection.Explain(text);
+    const auto plan = connection.Explain(query);
     if (!plan) return ReportError("query", plan.error());
     std::cout << *plan;
     return 0;
   }
-  auto statement = connection.Prepare(text);
-  if (!statement) return ReportError("query", statement.error());
-  for (const std::string& param : args.params) Bind(*statement, param);
-  auto cursor = statement->Execute();
-  if (!cursor) return ReportError("query", cursor.error());
-  const auto rows = PrintTable(*cursor);
-  if (!rows) return ReportError("query", rows.error());
+  const auto text = WithParameters(query, args.params);
+  if (!text) return ReportError("query", text.error());
+  const sparql::QueryForm form = ipc::QueryFormOf(*text).value_or(sparql::QueryForm::kSelect);
+  const bool is_graph = form == sparql::QueryForm::kConstruct ||
+                        form == sparql::QueryForm::kDescribe;
+  const auto printed = is_graph ? PrintGraph(connection, *text, args.format)
+                                : PrintSolutions(connection, *text, form, args.format);
+  if (!printed) return ReportError("query", printed.error());
   std::cout.flush();
   if (!std::cout) return ReportError("query", Error(Errc::kIo, "cannot write the results"));
   return 0;

@@ -1,5 +1,6 @@
 // `quarry sparql` without --database: the request goes to the running quarry-store over D-Bus
-// (rows through the FD stream, or plain SparqlQuery with --no-fd).
+// (rows through the FD stream, or plain SparqlQuery with --no-fd), printed in every --format the
+// --database path offers, by the same writers; CONSTRUCT and DESCRIBE come through the FD stream.
 // Thread-safety: main thread only.
 #pragma once
 

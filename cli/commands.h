@@ -49,4 +49,27 @@ struct OntologyArgs {
 CLI::App* AddOntologyCommand(CLI::App& app, OntologyArgs& args);
 int RunOntology(const OntologyArgs& args);
 
+// `quarry extract FILE...` (cli/extract_command.cpp): no store involved.
+struct ExtractArgs {
+  std::string format = "turtle";
+  size_t max_text_bytes = 1 << 20;
+  unsigned threads = 2;
+  std::vector<std::string> files;
+};
+CLI::App* AddExtractCommand(CLI::App& app, ExtractArgs& args);
+int RunExtract(const ExtractArgs& args);
+
+// `quarry contacts import|export|get|find` (cli/contacts_command.cpp, issue 7).
+struct ContactsArgs {
+  StoreArgs store;  // no --database: the running quarry-store
+  bool use_fd = true;
+  std::string vcard_version = "4.0";
+  std::string file;
+  std::vector<std::string> uids;
+  std::string prefix, suffix, email, phone;
+  bool explain = false;
+};
+CLI::App* AddContactsCommand(CLI::App& app, ContactsArgs& args);
+int RunContacts(CLI::App& command, const ContactsArgs& args);
+
 }  // namespace quarry::cli

@@ -15,14 +15,12 @@ class TableWriter final : public engine::results::ResultWriter {
   void Begin(const std::vector<std::string>& variables) override {
     table_ = std::make_unique<TextTable>(variables);
   }
-  void Row(engine::Cursor& cursor) override {
+  void Row(engine::results::Solutions& cursor) override {
     std::vector<std::string> cells;
     for (int i = 0; i < cursor.ColumnCount(); ++i) {
       std::string cell(cursor.GetString(i));
-      if (cursor.Kind(i) == engine::ValueKind::kLangString) {
-        const std::string_view lang = cursor.GetLanguage(i);
-        if (!lang.empty()) cell += fmt::format("@{}", lang);
-      }
+      const std::string_view lang = cursor.GetLanguage(i);
+      if (!lang.empty()) cell += fmt::format("@{}", lang);
       cells.push_back(std::move(cell));
     }
     table_->AddRow(std::move(cells));

@@ -1,5 +1,7 @@
 #include "cli/result_format.h"
 
+#include <fmt/format.h>
+
 namespace quarry::cli {
 namespace {
 
@@ -41,6 +43,29 @@ std::optional<engine::results::GraphFormat> GraphFormatOf(ResultFormat format) {
   if (format == ResultFormat::kTurtle) return engine::results::GraphFormat::kTurtle;
   if (format == ResultFormat::kNTriples) return engine::results::GraphFormat::kNTriples;
   return std::nullopt;
+}
+
+Result<engine::results::GraphFormat> GraphFormatFor(const std::string& format_name) {
+  const ResultFormat format = ResultFormatFromName(format_name).value_or(ResultFormat::kTurtle);
+  if (const auto graph_format = GraphFormatOf(format)) return *graph_format;
+  return Error(Errc::kInvalidArgument, fmt::format("--format {} is for SELECT and ASK results; a "
+                                                   "graph query prints turtle or ntriples",
+                                                   format_name));
+}
+
+Result<ResultFormat> SolutionFormatFor(const std::string& format_name, sparql::QueryForm form) {
+  const ResultFormat format = ResultFormatFromName(format_name).value_or(ResultFormat::kTable);
+  if (!GraphFormatOf(format)) return format;
+  return Error(Errc::kInvalidArgument,
+               fmt::format("--format {} is for CONSTRUCT and DESCRIBE results; a {} query prints "
+                           "table, json, xml, csv or tsv",
+                           format_name, form == sparql::QueryForm::kAsk ? "ASK" : "SELECT"));
+}
+
+Result<uint64_t> WriteSelectResults(engine::results::Solutions& rows, ResultFormat format,
+                                    std::ostream& out) {
+  const std::unique_ptr<ResultWriter> writer = MakeWriter(format, out);
+  return engine::results::WriteSolutions(rows, *writer);
 }
 
 Result<uint64_t> WriteSelectResults(engine::Cursor& cursor, ResultFormat format,

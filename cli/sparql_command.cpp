@@ -32,14 +32,8 @@ Result<std::string> RequestText(const std::string& inline_text, const std::strin
 // CONSTRUCT and DESCRIBE print triples (Turtle by default), SELECT and ASK solutions (a table).
 int RunGraphQuery(engine::Store& store, const std::string& text, const sparql::Query& parsed,
                   const engine::QueryParameters& parameters, const std::string& format_name) {
-  const ResultFormat format = ResultFormatFromName(format_name).value_or(ResultFormat::kTurtle);
-  const std::optional<engine::results::GraphFormat> graph_format = GraphFormatOf(format);
-  if (!graph_format) {
-    return ReportError("query", Error(Errc::kInvalidArgument,
-                                      fmt::format("--format {} is for SELECT and ASK results; a "
-                                                  "graph query prints turtle or ntriples",
-                                                  format_name)));
-  }
+  const auto graph_format = GraphFormatFor(format_name);
+  if (!graph_format) return ReportError("query", graph_format.error());
   const auto triples = store.QueryGraph(text, parameters);
   if (!triples) return ReportError("query", triples.error());
   const auto written =
@@ -50,15 +44,9 @@ int RunGraphQuery(engine::Store& store, const std::string& text, const sparql::Q
 
 int RunSolutionQuery(engine::Store& store, const std::string& text, const sparql::Query& parsed,
                      const engine::QueryParameters& parameters, const std::string& format_name) {
-  const ResultFormat format = ResultFormatFromName(format_name).value_or(ResultFormat::kTable);
-  if (GraphFormatOf(format)) {
-    const std::string_view form = parsed.form == sparql::QueryForm::kAsk ? "ASK" : "SELECT";
-    return ReportError("query", Error(Errc::kInvalidArgument,
-                                      fmt::format("--format {} is for CONSTRUCT and DESCRIBE "
-                                                  "results; a {} query prints table, json, xml, "
-                                                  "csv or tsv",
-                                                  format_name, form)));
-  }
+  const auto solution_format = SolutionFormatFor(format_name, parsed.form);
+  if (!solution_format) return ReportError("query", solution_format.error());
+  const ResultFormat format = *solution_format;
   auto cursor = store.Query(text, parameters);
   if (!cursor) return ReportError("query", cursor.error());
   if (parsed.form == sparql::QueryForm::kAsk) {

@@ -15,4 +15,14 @@ namespace quarry::extract {
 std::string DeterministicIri(std::string_view kind,
                              std::initializer_list<std::string_view> identifying_parts);
 
+// "file:///a%20b.pdf" for an absolute path: every byte outside RFC 3986's unreserved set and
+// "/" is percent-encoded, so any file name (spaces, '#', non-UTF-8 bytes) gives a valid IRI.
+// The IRI of the file's nie:DataObject (Tracker 3's layout: the file resource is its URL).
+std::string FileUrl(std::string_view absolute_path);
+
+// The IRI of the information element a file holds: "urn:quarry:ie:" + the file URL. Derived
+// from the URL alone (never case-folded: "A.pdf" and "a.pdf" are two files), so re-extracting
+// a file replaces the same element.
+std::string ElementIri(std::string_view file_url);
+
 }  // namespace quarry::extract

@@ -21,6 +21,7 @@ namespace quarry::extract {
 struct Limits {
   size_t max_text_bytes = 1 << 20;  // cap on nie:plainTextContent (default 1 MiB, config)
   uint64_t max_unpacked_bytes = 256ull << 20;  // zip-based documents: refuse bombs beyond this
+  unsigned max_threads = 2;  // threads one file may use (PDF pages extracted in parallel)
 };
 
 struct FileInput {

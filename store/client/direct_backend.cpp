@@ -1,5 +1,9 @@
 // The direct/embedded backend: an engine::Store in this process, cursors over its statements.
+// A read-only (Direct) connection follows quarry-store's Restore by reopening (issue 4).
 #include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <optional>
 
 #include "store/client/backend.h"
 #include "store/engine/store.h"
@@ -7,9 +11,26 @@
 namespace quarry {
 namespace {
 
+// Which file a path names: quarry-store's Restore renames another file onto meta.db, so the path
+// stays and the inode changes (store/ipc/README.md "Backup").
+struct FileIdentity {
+  dev_t device = 0;
+  ino_t inode = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+
+std::optional<FileIdentity> IdentityOf(const std::filesystem::path& file) {
+  struct stat info {};
+  if (::stat(file.c_str(), &info) != 0) return std::nullopt;
+  return FileIdentity{info.st_dev, info.st_ino};
+}
+
+// A cursor keeps the Store it reads alive: after a restore the connection moves on to the new
+// file while a cursor opened before it finishes on the old one (its snapshot).
 class DirectCursor final : public Cursor::Impl {
  public:
-  explicit DirectCursor(engine::Cursor cursor) : cursor_(std::move(cursor)) {}
+  DirectCursor(std::shared_ptr<engine::Store> store, engine::Cursor cursor)
+      : store_(std::move(store)), cursor_(std::move(cursor)) {}
   Result<bool> Next() override { return cursor_.Next(); }
   int ColumnCount() const override { return cursor_.ColumnCount(); }
   const std::string& VariableName(int column) const override {
@@ -25,60 +46,106 @@ class DirectCursor final : public Cursor::Impl {
   bool GetBoolean(int column) const override { return cursor_.GetBoolean(column); }
 
  private:
+  std::shared_ptr<engine::Store> store_;  // declared first: outlives the statement
   engine::Cursor cursor_;
-};
-
-Cursor Wrap(engine::Cursor cursor) {
-  return Cursor(std::make_unique<DirectCursor>(std::move(cursor)));
-}
-
-class DirectStatement final : public Statement::Impl {
- public:
-  DirectStatement(engine::Store& store, sparql::SqlQuery compiled)
-      : store_(store), compiled_(std::move(compiled)) {}
-  Result<Cursor> Execute() override {
-    QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, store_.Run(compiled_, parameters));
-    return Wrap(std::move(cursor));
-  }
-
- private:
-  engine::Store& store_;
-  sparql::SqlQuery compiled_;
 };
 
 class DirectConnection final : public Connection::Impl {
  public:
-  explicit DirectConnection(std::unique_ptr<engine::Store> store) : store_(std::move(store)) {}
+  DirectConnection(Connection::Options options, std::shared_ptr<engine::Store> store)
+      : options_(std::move(options)),
+        store_(std::move(store)),
+        identity_(IdentityOf(store_->database_file())) {}
 
   Result<Cursor> Query(std::string_view sparql) override {
+    QUARRY_TRY(FollowRestore());
     QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, store_->Query(sparql));
     return Wrap(std::move(cursor));
   }
   Result<GraphAnswer> QueryGraph(std::string_view sparql) override {
+    QUARRY_TRY(FollowRestore());
     QUARRY_ASSIGN_OR_RETURN(engine::TripleSet triples, store_->QueryGraph(sparql));
     return GraphAnswer{std::move(triples), store_->ontology().prefixes()};
   }
-  Result<Statement> Prepare(std::string_view sparql) override {
-    QUARRY_ASSIGN_OR_RETURN(sparql::SqlQuery compiled, store_->Compile(sparql));
-    return Statement(std::make_unique<DirectStatement>(*store_, std::move(compiled)));
-  }
+  Result<Statement> Prepare(std::string_view sparql) override;
   Result<void> UpdateBatch(std::span<const std::string> requests) override {
     if (requests.size() == 1) return store_->Update(requests.front());
     return store_->UpdateBatch(requests);
   }
-  Result<std::string> Explain(std::string_view sparql) override { return store_->Explain(sparql); }
+  Result<std::string> Explain(std::string_view sparql) override {
+    QUARRY_TRY(FollowRestore());
+    return store_->Explain(sparql);
+  }
   bool writable() const override { return store_->writable(); }
 
+  // A read-only connection whose meta.db was replaced by a restore reopens on the new file
+  // before its next read; reading on would show the old data, and the old file's connection
+  // shares meta.db-wal/-shm by name with the new one. Writers hold the directory lock, so no
+  // restore can happen under them.
+  Result<void> FollowRestore() {
+    if (store_->writable()) return Ok();
+    const std::optional<FileIdentity> current = IdentityOf(store_->database_file());
+    if (!current || current == identity_) return Ok();  // missing: mid-swap, the old file serves
+    auto reopened = engine::Store::Open({options_.database, options_.ontology, options_.read_only});
+    if (!reopened) return std::move(reopened.error()).WithContext("reopening after a restore");
+    store_ = std::move(*reopened);
+    identity_ = current;
+    ++generation_;
+    return Ok();
+  }
+  engine::Store& store() { return *store_; }
+  // Changes each time the connection reopened: compiled statements compile again.
+  uint64_t generation() const { return generation_; }
+  Cursor Wrap(engine::Cursor cursor) {
+    return Cursor(std::make_unique<DirectCursor>(store_, std::move(cursor)));
+  }
+
  private:
-  std::unique_ptr<engine::Store> store_;
+  const Connection::Options options_;
+  std::shared_ptr<engine::Store> store_;
+  std::optional<FileIdentity> identity_;
+  uint64_t generation_ = 0;
 };
+
+class DirectStatement final : public Statement::Impl {
+ public:
+  DirectStatement(DirectConnection& connection, std::string sparql, sparql::SqlQuery compiled)
+      : connection_(connection),
+        sparql_(std::move(sparql)),
+        compiled_(std::move(compiled)),
+        generation_(connection.generation()) {}
+  Result<Cursor> Execute() override {
+    QUARRY_TRY(connection_.FollowRestore());
+    if (generation_ != connection_.generation()) {  // compiled against the old file's schema
+      QUARRY_ASSIGN_OR_RETURN(compiled_, connection_.store().Compile(sparql_));
+      generation_ = connection_.generation();
+    }
+    QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, connection_.store().Run(compiled_, parameters));
+    return connection_.Wrap(std::move(cursor));
+  }
+
+ private:
+  DirectConnection& connection_;
+  const std::string sparql_;
+  sparql::SqlQuery compiled_;
+  uint64_t generation_;
+};
+
+Result<Statement> DirectConnection::Prepare(std::string_view sparql) {
+  QUARRY_TRY(FollowRestore());
+  QUARRY_ASSIGN_OR_RETURN(sparql::SqlQuery compiled, store_->Compile(sparql));
+  return Statement(std::make_unique<DirectStatement>(*this, std::string(sparql),
+                                                     std::move(compiled)));
+}
 
 }  // namespace
 
 Result<std::unique_ptr<Connection::Impl>> OpenDirectBackend(const Connection::Options& options) {
   auto store = engine::Store::Open({options.database, options.ontology, options.read_only});
   if (!store) return std::move(store).error();
-  return std::unique_ptr<Connection::Impl>(std::make_unique<DirectConnection>(std::move(*store)));
+  std::shared_ptr<engine::Store> shared(std::move(*store));
+  return std::unique_ptr<Connection::Impl>(
+      std::make_unique<DirectConnection>(options, std::move(shared)));
 }
 
 }  // namespace quarry

@@ -1,6 +1,8 @@
 // quarry-store: serves one database directory on the session bus as org.quarry.Store1
 // (DESIGN.md "D-Bus"; store/ipc/ does the work).
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -18,7 +20,15 @@ int main(int argc, char** argv) {
   app.add_option("--ontology", ontology, "ontology folder (default: the installed ontology)");
   app.add_option("--readers", options.backend.reader_count, "read threads (default: 4)")
       ->check(CLI::Range(1, 64));
+  int64_t signal_delay_ms = options.signal_limits.delay.count();
+  app.add_option("--signal-delay-ms", signal_delay_ms,
+                 "longest wait before GraphUpdated announces a change (default: 100)")
+      ->check(CLI::Range(int64_t{0}, int64_t{60000}));
+  app.add_option("--signal-max-triples", options.signal_limits.max_triples,
+                 "most triples in one GraphUpdated signal (default: 4096)")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 24));
   CLI11_PARSE(app, argc, argv);
+  options.signal_limits.delay = std::chrono::milliseconds(signal_delay_ms);
   options.backend.directory = database;
   options.backend.ontology_dir = ontology;
   return quarry::ipc::RunStoreService(options);

@@ -43,8 +43,9 @@ bool IsBaseOntologyFile(std::string_view file_name) {
 }
 
 Result<bool> QuadWriter::Routes(const ontology::Property* property, const Object& object) {
-  if (!property) return true;
-  if (property->iri != ontology::iri::kRdfType) return false;
+  // Every predicate but rdf:type: the base ontology's domains and ranges (rdf:first an
+  // rdfs:Resource, rdfs:label on rdfs:Resource) would refuse arbitrary RDF such as the W3C data.
+  if (!property || property->iri != ontology::iri::kRdfType) return true;
   if (const auto* term = std::get_if<RdfTerm>(&object)) {
     return !term->is_resource() || !ontology_.FindClass(term->value);
   }

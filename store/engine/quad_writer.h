@@ -31,8 +31,8 @@ class QuadWriter {
   QuadWriter(Database& db, TripleWriter& writer, const ontology::Ontology& ontology)
       : db_(db), writer_(writer), ontology_(ontology) {}
 
-  // Whether a triple goes to the quad table: `property` is null (unknown predicate), or it is
-  // rdf:type and `object` names no class of the ontology.
+  // Whether a triple goes to the quad table: any predicate but rdf:type (base-ontology ones
+  // too), or rdf:type when `object` names no class of the ontology.
   Result<bool> Routes(const ontology::Property* property, const Object& object);
   // The Resource ID of a predicate IRI, created when missing.
   Result<int64_t> PredicateId(std::string_view iri);

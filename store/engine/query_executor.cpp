@@ -9,6 +9,12 @@ namespace quarry::engine {
 Result<Statement> PrepareQuery(Database& db, const sparql::SqlQuery& query,
                                const QueryParameters& parameters) {
   QUARRY_ASSIGN_OR_RETURN(Statement statement, db.Prepare(query.sql));
+  QUARRY_TRY(BindQuery(statement, query, parameters));
+  return statement;
+}
+
+Result<void> BindQuery(Statement& statement, const sparql::SqlQuery& query,
+                       const QueryParameters& parameters) {
   for (size_t i = 0; i < query.binds.size(); ++i) {
     QUARRY_TRY(BindValue(statement, static_cast<int>(i) + 1, query.binds[i]));
   }
@@ -30,7 +36,7 @@ Result<Statement> PrepareQuery(Database& db, const sparql::SqlQuery& query,
     if (!value) return std::move(value).error().WithContext("parameter ~" + parameter.name);
     QUARRY_TRY(BindValue(statement, index, *value));
   }
-  return statement;
+  return Ok();
 }
 
 Result<Solutions> ReadSolutions(Database& db, const sparql::SqlQuery& query) {

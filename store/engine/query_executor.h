@@ -14,6 +14,10 @@ namespace quarry::engine {
 // Prepares `query` and binds its constants and parameters.
 Result<Statement> PrepareQuery(Database& db, const sparql::SqlQuery& query,
                                const QueryParameters& parameters);
+// Binds the constants and parameters of `query` to `statement`, compiled from query.sql (a
+// cached statement is rebound this way, without recompiling).
+Result<void> BindQuery(Statement& statement, const sparql::SqlQuery& query,
+                       const QueryParameters& parameters);
 
 // All rows of a solution query, materialized (an update reads before it writes).
 struct Solutions {

@@ -75,6 +75,7 @@ Result<void> RegisterSqlFunctions(sqlite3* db) {
   for (const auto* table : {&sqlfn::StringFunctions(), &sqlfn::TermFunctions(), &sqlfn::TrackerFunctions()}) {
     for (const sqlfn::FunctionSpec& function : *table) QUARRY_TRY(Register(db, function));
   }
+  QUARRY_TRY(RegisterAggregateFunctions(db));
   return RegisterFtsFunctions(db);
 }
 

@@ -12,6 +12,8 @@
 namespace quarry::engine {
 
 Result<void> RegisterSqlFunctions(sqlite3* db);
+// quarry_term_min / quarry_term_max (sql_aggregate_functions.cpp): MIN/MAX keeping the term.
+Result<void> RegisterAggregateFunctions(sqlite3* db);
 // quarry_fts_query() and the FTS5 auxiliary function quarry_offsets() (sql_fts_functions.cpp).
 Result<void> RegisterFtsFunctions(sqlite3* db);
 

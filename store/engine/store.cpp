@@ -4,9 +4,11 @@
 
 #include <system_error>
 
+#include "store/engine/change_capture.h"
 #include "store/engine/construct_executor.h"
 #include "store/engine/migrate.h"
 #include "store/engine/quad_writer.h"
+#include "store/engine/query_cache.h"
 #include "store/engine/query_executor.h"
 #include "store/engine/sql_functions.h"
 #include "store/engine/sqlite/transaction.h"
@@ -63,7 +65,10 @@ std::filesystem::path DefaultOntologyDir() {
 }
 
 Store::Store(Database db, std::optional<LockFile> lock, std::filesystem::path database_file)
-    : db_(std::move(db)), lock_(std::move(lock)), database_file_(std::move(database_file)) {}
+    : db_(std::move(db)),
+      lock_(std::move(lock)),
+      database_file_(std::move(database_file)),
+      query_cache_(std::make_unique<QueryCache>()) {}
 
 Store::~Store() = default;
 
@@ -124,18 +129,51 @@ Result<void> Store::UpdateBatch(std::span<const std::string> requests) {
   // a whole AST. A parse error late in a request rolls back what ran before it.
   const sparql::ParseOptions options = ParseOptionsFor(*ontology_);
   QUARRY_ASSIGN_OR_RETURN(Transaction transaction, Transaction::Begin(db_, TransactionMode::kImmediate));
+  if (capture_) capture_->Discard();  // rows of writes made outside UpdateBatch are not ours
   for (size_t i = 0; i < requests.size(); ++i) {
     auto done = executor_->ExecuteText(requests[i], options);
     if (!done) {
       writer_->Abandon();
+      if (capture_) capture_->Discard();
       if (requests.size() == 1) return done;
       return std::move(done).error().WithContext(fmt::format("update {}", i + 1));
     }
   }
   auto finished = writer_->Finish();
-  if (finished) finished = transaction.Commit();
+  if (finished) finished = CommitAndReport(transaction);
   if (!finished) writer_->Abandon();
   return finished;
+}
+
+// COMMIT; with a change sink, the transaction's changes are collected just before (they need
+// the types inside it) and handed over only once the commit succeeded.
+Result<void> Store::CommitAndReport(Transaction& transaction) {
+  if (!capture_) return transaction.Commit();
+  auto changes = capture_->Collect();
+  if (!changes) return std::move(changes).error();
+  QUARRY_TRY(transaction.Commit());
+  if (!changes->empty()) change_sink_(std::move(*changes));
+  return Ok();
+}
+
+Result<void> Store::SetChangeSink(ChangeSink sink) {
+  if (!sink) {
+    executor_->set_change_capture(nullptr);
+    capture_.reset();
+    change_sink_ = nullptr;
+    return Ok();
+  }
+  if (!writable()) {
+    return Error(Errc::kInvalidArgument,
+                 fmt::format("{} is open read-only: it has no changes to report",
+                             database_file_.string()));
+  }
+  if (!capture_) {
+    QUARRY_ASSIGN_OR_RETURN(capture_, ChangeCapture::Attach(db_, *ontology_));
+    executor_->set_change_capture(capture_.get());
+  }
+  change_sink_ = std::move(sink);
+  return Ok();
 }
 
 Result<sparql::Query> Store::Parse(std::string_view sparql) {
@@ -177,8 +215,16 @@ Result<Cursor> Store::Run(const sparql::SqlQuery& compiled, const QueryParameter
 }
 
 Result<Cursor> Store::Query(std::string_view sparql, const QueryParameters& parameters) {
-  QUARRY_ASSIGN_OR_RETURN(const sparql::SqlQuery compiled, Compile(sparql));
-  return Run(compiled, parameters);
+  // A repeated text reuses its translation (query_cache.h) and its prepared statement (borrowed
+  // from the connection's StatementCache, reset when the cursor is dropped).
+  std::shared_ptr<const sparql::SqlQuery> compiled = query_cache_->Find(sparql);
+  if (!compiled) {
+    QUARRY_ASSIGN_OR_RETURN(sparql::SqlQuery fresh, Compile(sparql));
+    compiled = query_cache_->Insert(sparql, std::move(fresh));
+  }
+  QUARRY_ASSIGN_OR_RETURN(Statement statement, db_.cache().Borrow(compiled->sql));
+  QUARRY_TRY(BindQuery(statement, *compiled, parameters));
+  return Cursor(std::move(statement), compiled->columns);
 }
 
 Result<std::string> Store::Explain(std::string_view sparql) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "store/common/result.h"
+#include "store/engine/committed_changes.h"
 #include "store/engine/cursor.h"
 #include "store/engine/sqlite/database.h"
 #include "store/engine/sqlite/lock_file.h"
@@ -26,7 +27,10 @@
 
 namespace quarry::engine {
 
+class ChangeCapture;
+class Transaction;
 class QuadWriter;
+class QueryCache;
 class TripleWriter;
 class UpdateExecutor;
 
@@ -75,14 +79,23 @@ class Store {
   // Compiles once (parse + translate), for queries run many times with different `~name`s.
   Result<sparql::SqlQuery> Compile(std::string_view sparql);
   Result<Cursor> Run(const sparql::SqlQuery& compiled, const QueryParameters& parameters);
+  // The compiled form of Query() texts (query_cache.h): hits, misses, size.
+  const QueryCache& query_cache() const { return *query_cache_; }
   // The SQL a query compiles to, and SQLite's plan for it.
   Result<std::string> Explain(std::string_view sparql);
 
   Database& database() { return db_; }
 
+  // Change capture for GraphUpdated/Writeback (issue 4, change_capture.h): after each
+  // committed Update/UpdateBatch that changed something, `sink` gets its CommittedChanges on
+  // this thread. An empty sink turns capture off (the default: bulk imports pay nothing).
+  // Errors: the store is read-only.
+  Result<void> SetChangeSink(ChangeSink sink);
+
  private:
   Store(Database db, std::optional<LockFile> lock, std::filesystem::path database_file);
   Result<void> LoadOrCreateSchema(const StoreOptions& options);
+  Result<void> CommitAndReport(Transaction& transaction);
 
   Database db_;
   std::optional<LockFile> lock_;
@@ -92,6 +105,9 @@ class Store {
   std::unique_ptr<TripleWriter> writer_;
   std::unique_ptr<UpdateExecutor> executor_;
   std::unique_ptr<QuadWriter> quads_;  // open mode only
+  std::unique_ptr<QueryCache> query_cache_;
+  std::unique_ptr<ChangeCapture> capture_;  // only while a change sink is set
+  ChangeSink change_sink_;
 };
 
 }  // namespace quarry::engine

@@ -50,13 +50,17 @@ Result<int64_t> TripleWriter::IdOf(const RdfTerm& resource, BlankScope& blanks) 
     return ConstraintError(fmt::format("{} is a literal where a resource is expected",
                                        resource.ToString()));
   }
-  QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> existing, FindId(resource.value));
+  return IriId(resource.value);
+}
+
+Result<int64_t> TripleWriter::IriId(std::string_view iri) {
+  QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> existing, FindId(iri));
   if (existing) return *existing;
   QUARRY_ASSIGN_OR_RETURN(Statement * insert, Cached(db_, "INSERT INTO Resource (Uri) VALUES (?1)"));
-  QUARRY_TRY(insert->Bind(1, std::string_view(resource.value)));
+  QUARRY_TRY(insert->Bind(1, iri));
   QUARRY_TRY(insert->Step());
   const int64_t id = db_.LastInsertRowId();
-  ids_.emplace(resource.value, id);
+  ids_.emplace(iri, id);
   created_.insert(id);
   return id;
 }
@@ -92,17 +96,21 @@ Result<bool> TripleWriter::HasClassRow(int64_t subject, const Class& cls) {
   return has_row;
 }
 
-Result<bool> TripleWriter::InDomain(int64_t subject, const Property& predicate) {
+const Class* TripleWriter::DomainOf(const Property& predicate) {
   auto [slot, added] = domains_.try_emplace(&predicate, nullptr);
   if (added) slot->second = ontology_.FindClass(predicate.domain);
-  const Class* domain = slot->second;
+  return slot->second;
+}
+
+Result<bool> TripleWriter::InDomain(int64_t subject, const Property& predicate) {
+  const Class* domain = DomainOf(predicate);
   if (!domain) return Error(Errc::kInternal, "property without a domain class");
   return HasClassRow(subject, *domain);
 }
 
 Result<void> TripleWriter::CheckDomain(int64_t subject, const Property& predicate) {
   QUARRY_ASSIGN_OR_RETURN(const bool in_domain, InDomain(subject, predicate));
-  const Class* domain = ontology_.FindClass(predicate.domain);
+  const Class* domain = DomainOf(predicate);
   if (!in_domain) {
     return ConstraintError(fmt::format("subject is not in the domain of {}: it is not a {}",
                                        predicate.name, domain->name));
@@ -187,7 +195,7 @@ Result<void> TripleWriter::Insert(int64_t graph, int64_t subject, const Property
     QUARRY_ASSIGN_OR_RETURN(const Class* cls, ClassOf(object));
     return AddType(graph, subject, *cls);
   }
-  QUARRY_ASSIGN_OR_RETURN(const SqlValue value, EncodeObject(predicate, object, &blanks));
+  QUARRY_ASSIGN_OR_RETURN(SqlValue value, EncodeObject(predicate, object, &blanks));
   if (!predicate.multi_valued()) {
     if (IsFresh(subject)) {
       QUARRY_ASSIGN_OR_RETURN(const bool buffered,

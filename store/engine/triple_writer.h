@@ -54,6 +54,8 @@ class TripleWriter {
 
   // The ID of an IRI, created when missing; blank nodes get fresh IDs per scope.
   Result<int64_t> IdOf(const RdfTerm& resource, BlankScope& blanks);
+  // The same for an IRI, without building an RdfTerm (a string copy per triple on bulk imports).
+  Result<int64_t> IriId(std::string_view iri);
   // The ID of an IRI if it exists.
   Result<std::optional<int64_t>> FindId(std::string_view iri);
   // The ID of a named graph, registering it in Graph when new.
@@ -96,6 +98,8 @@ class TripleWriter {
 
  private:
   Result<void> CheckDomain(int64_t subject, const ontology::Property& predicate);
+  // The class of the predicate's rdfs:domain, cached (a string look-up per triple otherwise).
+  const ontology::Class* DomainOf(const ontology::Property& predicate);
   Result<SqlValue> EncodeObject(const ontology::Property& predicate, const Object& object,
                                 BlankScope* blanks);
   Result<const ontology::Class*> ClassOf(const Object& object);
@@ -113,9 +117,10 @@ class TripleWriter {
   // INSERTs, many resources per statement, instead of an INSERT plus UPDATEs per resource.
   bool IsFresh(int64_t subject) const;
   Result<void> AddTypeFresh(int64_t graph, int64_t subject, const ontology::Class& cls);
-  // False when the value is not for a row this buffer will insert (the caller writes it).
+  // False when the value is not for a row this buffer will insert (the caller writes it);
+  // `value` is moved into the buffer only when it returns true.
   Result<bool> InsertFresh(int64_t graph, int64_t subject, const ontology::Property& predicate,
-                           const SqlValue& value, const Object& object, bool replace);
+                           SqlValue& value, const Object& object, bool replace);
   Result<void> FlushFresh();
   Result<void> InsertClassRows(const ontology::Class& cls, const std::vector<int64_t>& subjects);
   Result<void> InsertTypeRows();

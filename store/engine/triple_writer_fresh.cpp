@@ -3,7 +3,8 @@
 // A new resource has no rows anywhere yet, so its class rows can be written whole: the classes
 // and single values an update gives it are gathered in memory, and FlushFresh() writes them
 // with multi-row INSERTs, up to kRowsPerStatement resources per statement. Superclass tables are
-// written before subclass tables, so the domain-index triggers copy mirrored values as usual.
+// written before subclass tables, and a subclass row carries its domain-index mirror values
+// itself (the triggers then find nothing to copy; they still keep every other writer in sync).
 // Checks (domain, cardinality) happen when a value arrives, exactly as on the row-by-row path.
 #include <fmt/format.h>
 
@@ -23,6 +24,8 @@ constexpr size_t kRowsPerStatement = 200;
 // Resources buffered before a flush. Large: an update applies all its rdf:type triples before
 // the other triples, so the buffer must hold a whole update's new resources to pay off.
 constexpr size_t kFreshLimit = 65536;
+// Single values a new resource usually gets (a music piece: 7); more just grow the vector.
+constexpr size_t kValuesPerResource = 8;
 
 }  // namespace
 
@@ -57,12 +60,18 @@ Result<const TripleWriter::ClassChain*> TripleWriter::ChainOf(const Class& cls) 
 }
 
 Result<void> TripleWriter::AddTypeFresh(int64_t graph, int64_t subject, const Class& cls) {
-  if (!fresh_.count(subject)) {
+  const bool is_new = !fresh_.count(subject);
+  if (is_new) {
     if (fresh_.size() >= kFreshLimit) QUARRY_TRY(FlushFresh());
     fresh_order_.push_back(subject);
   }
   FreshResource& fresh = fresh_[subject];
   QUARRY_ASSIGN_OR_RETURN(const ClassChain* chain, ChainOf(cls));
+  if (is_new) {  // one allocation each: growing from empty took several per resource
+    fresh.classes.reserve(chain->size());
+    fresh.type_rows.reserve(chain->size());
+    fresh.values.reserve(kValuesPerResource);
+  }
   for (const auto& [super, class_id] : *chain) {
     const std::pair<int64_t, int64_t> type_row{class_id, graph};
     if (std::find(fresh.type_rows.begin(), fresh.type_rows.end(), type_row) == fresh.type_rows.end()) {
@@ -76,9 +85,9 @@ Result<void> TripleWriter::AddTypeFresh(int64_t graph, int64_t subject, const Cl
 }
 
 Result<bool> TripleWriter::InsertFresh(int64_t graph, int64_t subject, const Property& predicate,
-                                       const SqlValue& value, const Object& object, bool replace) {
+                                       SqlValue& value, const Object& object, bool replace) {
   FreshResource& fresh = fresh_.at(subject);
-  const Class* domain = ontology_.FindClass(predicate.domain);
+  const Class* domain = DomainOf(predicate);
   if (!domain || std::find(fresh.classes.begin(), fresh.classes.end(), domain) == fresh.classes.end()) {
     return false;  // the row exists already (or not at all): the row-by-row path decides
   }
@@ -86,12 +95,12 @@ Result<bool> TripleWriter::InsertFresh(int64_t graph, int64_t subject, const Pro
   const auto held = std::find_if(fresh.values.begin(), fresh.values.end(),
                                  [&](const FreshValue& v) { return v.property == &predicate; });
   if (held == fresh.values.end()) {
-    fresh.values.push_back({&predicate, value, graph});
+    fresh.values.push_back({&predicate, std::move(value), graph});
     return true;
   }
   if (held->value == value) return true;
   if (!replace) return SecondValueError(predicate, held->value, object);
-  held->value = value;
+  held->value = std::move(value);
   held->graph = graph;
   return true;
 }
@@ -133,12 +142,20 @@ Result<void> TripleWriter::InsertClassRows(const Class& cls, const std::vector<i
   for (const Property* property : ontology_.PropertiesOfDomain(cls.iri)) {
     if (!property->multi_valued() && used.count(property)) columns.push_back(property);
   }
-  const size_t per_row = 1 + 2 * columns.size();
+  // Domain-index mirrors of values this flush writes to a superclass row (superclasses go
+  // first): set here, so the mirror's class_insert trigger finds them equal and skips its UPDATE.
+  std::vector<const Property*> mirrors;
+  for (const std::string& indexed_iri : cls.domain_indexes) {
+    const Property* property = ontology_.FindProperty(indexed_iri);
+    if (property && used.count(property)) mirrors.push_back(property);
+  }
+  const size_t per_row = 1 + 2 * columns.size() + mirrors.size();
   std::string column_list = "ID";
   for (const Property* property : columns) {
     const schema::PropertyStorage storage = names_.StorageOf(*property);
     column_list += fmt::format(", {}, {}", Quote(storage.column), Quote(storage.graph_column));
   }
+  for (const Property* property : mirrors) column_list += ", " + Quote(names_.MirrorColumn(*property));
   std::string row_placeholders = "(?";
   for (size_t i = 1; i < per_row; ++i) row_placeholders += ", ?";
   row_placeholders += ")";
@@ -146,6 +163,7 @@ Result<void> TripleWriter::InsertClassRows(const Class& cls, const std::vector<i
     const size_t count = std::min(kRowsPerStatement, subjects.size() - start);
     std::string key = fmt::format("{}|{}", cls.name, count);
     for (const Property* property : columns) key += "|" + property->name;
+    for (const Property* property : mirrors) key += "|m:" + property->name;
     QUARRY_ASSIGN_OR_RETURN(Statement * insert, BulkStatement(key, [&] {
       std::string sql = fmt::format("INSERT INTO {} ({}) VALUES ", Quote(names_.ClassTable(cls)), column_list);
       for (size_t i = 0; i < count; ++i) sql += (i ? ", " : "") + row_placeholders;
@@ -163,6 +181,14 @@ Result<void> TripleWriter::InsertClassRows(const Class& cls, const std::vector<i
         } else {
           QUARRY_TRY(BindValue(*insert, index++, found->value));
           QUARRY_TRY(insert->Bind(index++, found->graph));
+        }
+      }
+      for (const Property* property : mirrors) {
+        const FreshValue* found = fresh.Find(property);
+        if (!found) {
+          QUARRY_TRY(insert->Bind(index++, nullptr));
+        } else {
+          QUARRY_TRY(BindValue(*insert, index++, found->value));
         }
       }
     }

@@ -109,8 +109,13 @@ Result<void> UpdateExecutor::Execute(const sparql::Update& update) {
       done = Create(*create);
     } else if (const auto* load = std::get_if<sparql::Load>(&operation)) {
       done = LoadFile(*load);
+    } else if (const auto* add = std::get_if<sparql::Add>(&operation)) {
+      done = Transfer(add->from, add->to, add->silent, TransferMode::kAdd);
+    } else if (const auto* copy = std::get_if<sparql::Copy>(&operation)) {
+      done = Transfer(copy->from, copy->to, copy->silent, TransferMode::kCopy);
     } else {
-      done = Error(Errc::kUnsupported, "ADD, MOVE and COPY are not supported yet");
+      const auto& move = std::get<sparql::Move>(operation);
+      done = Transfer(move.from, move.to, move.silent, TransferMode::kMove);
     }
     if (!done) {
       if (update.operations.size() == 1) return done;
@@ -158,7 +163,7 @@ Result<void> UpdateExecutor::ApplyTriple(const TriplePattern& triple, const Row*
     subject = ref->id;
   } else if (const auto* iri = std::get_if<sparql::Iri>(&triple.subject)) {
     if (insert) {
-      QUARRY_ASSIGN_OR_RETURN(subject, writer_.IdOf(RdfTerm::Iri(iri->iri), blanks));
+      QUARRY_ASSIGN_OR_RETURN(subject, writer_.IriId(iri->iri));
     } else {
       QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, writer_.FindId(iri->iri));
       if (!id) return Ok();
@@ -251,21 +256,14 @@ Result<void> UpdateExecutor::DeleteData(const sparql::DeleteData& operation) {
 }
 
 Result<void> UpdateExecutor::Modify(const sparql::Modify& operation) {
-  std::optional<std::string> pattern_graph = operation.with_iri;
-  for (const sparql::DatasetClause& clause : operation.using_clauses) {
-    if (clause.named || operation.using_clauses.size() > 1) {
-      return Error(Errc::kUnsupported, "USING NAMED and several USING graphs are not supported yet");
-    }
-    pattern_graph = clause.iri;
-  }
   std::set<std::string> names;
   if (operation.delete_quads) CollectVariables(*operation.delete_quads, names);
   if (operation.insert_quads) CollectVariables(*operation.insert_quads, names);
   const std::vector<std::string> variables(names.begin(), names.end());
   QUARRY_ASSIGN_OR_RETURN(
       const sparql::SqlQuery query,
-      sparql::TranslateSolutions(operation.where, variables, ontology_, pattern_graph,
-                                 quads_ != nullptr));
+      sparql::TranslateSolutions(operation.where, variables, ontology_, operation.with_iri,
+                                 quads_ != nullptr, operation.using_clauses));
   QUARRY_TRY(writer_.Flush());  // earlier operations of the request are visible to WHERE
   auto solutions = ReadSolutions(db_, query);
   if (!solutions) return std::move(solutions).error().WithContext("WHERE");

@@ -19,6 +19,8 @@
 
 namespace quarry::engine {
 
+class ChangeCapture;
+
 class UpdateExecutor {
  public:
   UpdateExecutor(Database& db, const ontology::Ontology& ontology, TripleWriter& writer)
@@ -32,6 +34,8 @@ class UpdateExecutor {
   Result<void> ExecuteText(std::string_view text, const sparql::ParseOptions& options);
   // Open mode: triples the ontology cannot hold go to this quad table writer.
   void set_quad_writer(QuadWriter* quads) { quads_ = quads; }
+  // Change capture (issue 4): told about savepoints that roll back (LOAD).
+  void set_change_capture(ChangeCapture* capture) { capture_ = capture; }
 
  private:
   struct Row;
@@ -43,6 +47,11 @@ class UpdateExecutor {
   Result<void> ClearOrDrop(const sparql::GraphRef& target, bool silent, bool drop);
   Result<void> Create(const sparql::Create& operation);
   Result<void> LoadFile(const sparql::Load& operation);
+  // ADD, COPY and MOVE (update_graphs.cpp): an INSERT … WHERE over the source graph, after
+  // dropping the target (COPY, MOVE) and before dropping the source (MOVE).
+  enum class TransferMode { kAdd, kCopy, kMove };
+  Result<void> Transfer(const sparql::GraphOrDefault& from, const sparql::GraphOrDefault& to,
+                        bool silent, TransferMode mode);
 
   Result<void> ApplyTemplate(const sparql::Quads& quads, const Row* row, bool insert,
                              bool replace, const std::optional<std::string>& with_graph);
@@ -64,6 +73,7 @@ class UpdateExecutor {
   const ontology::Ontology& ontology_;
   TripleWriter& writer_;
   QuadWriter* quads_ = nullptr;  // open mode only
+  ChangeCapture* capture_ = nullptr;  // only while a change sink is set
 };
 
 }  // namespace quarry::engine

@@ -144,7 +144,7 @@ class UpdateExecutor::StreamSink final : public sparql::UpdateSink {
     if (!subject_ || !(subject_->first == triple.subject)) {
       int64_t id = 0;
       if (const auto* iri = std::get_if<sparql::Iri>(&triple.subject)) {
-        QUARRY_ASSIGN_OR_RETURN(id, executor_.writer_.IdOf(RdfTerm::Iri(iri->iri), blanks_));
+        QUARRY_ASSIGN_OR_RETURN(id, executor_.writer_.IriId(iri->iri));
       } else if (const auto* blank = std::get_if<sparql::BlankNode>(&triple.subject)) {
         QUARRY_ASSIGN_OR_RETURN(id, executor_.writer_.IdOf(RdfTerm::Blank(blank->label), blanks_));
       } else {

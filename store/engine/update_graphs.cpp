@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "store/engine/change_capture.h"
 #include "store/engine/rdf_io/importer.h"
 #include "store/engine/sqlite/transaction.h"
 #include "store/engine/sql_value_io.h"
@@ -103,6 +104,7 @@ Result<void> UpdateExecutor::LoadFile(const sparql::Load& operation) {
   // A failed LOAD leaves nothing behind, also with SILENT (which only hides the error).
   QUARRY_TRY(writer_.Flush());
   const size_t mark = writer_.Mark();
+  const size_t change_mark = capture_ ? capture_->Mark() : 0;
   QUARRY_ASSIGN_OR_RETURN(Savepoint savepoint, Savepoint::Begin(db_, "quarry_load"));
   auto loaded = rdf_io::ImportRdf(writer_, ontology_, PathOfIri(operation.iri), operation.into_graph,
                                   std::nullopt, quads_);
@@ -113,8 +115,66 @@ Result<void> UpdateExecutor::LoadFile(const sparql::Load& operation) {
   if (loaded) return savepoint.Release();
   QUARRY_TRY(savepoint.Rollback());
   writer_.RollbackTo(mark);
+  if (capture_) capture_->RollbackTo(change_mark);
   if (operation.silent) return Ok();
   return std::move(loaded).error().WithContext(fmt::format("LOAD <{}>", operation.iri));
+}
+
+}  // namespace quarry::engine
+
+namespace quarry::engine {
+namespace {
+
+sparql::GraphRef RefOf(const sparql::GraphOrDefault& graph) {
+  sparql::GraphRef ref;
+  ref.kind = graph.is_default ? sparql::GraphRef::Kind::kDefault : sparql::GraphRef::Kind::kGraph;
+  ref.iri = graph.iri;
+  return ref;
+}
+
+// INSERT { [GRAPH <to>] { ?s ?p ?o } } WHERE { [GRAPH <from>] { ?s ?p ?o } }: the default graph
+// side has no GRAPH, which open mode reads and writes as graph 0 (SPARQL's default graph).
+sparql::Modify CopyAll(const sparql::GraphOrDefault& from, const sparql::GraphOrDefault& to) {
+  const sparql::TriplePattern all{sparql::MakeVariable("s"), sparql::MakeVariable("p"),
+                                  sparql::MakeVariable("o")};
+  sparql::Modify modify;
+  sparql::QuadsBlock block;
+  if (!to.is_default) block.graph = sparql::MakeIri(to.iri);
+  block.triples.push_back(all);
+  modify.insert_quads = sparql::Quads{std::move(block)};
+  sparql::TriplesBlock triples{{all}};
+  if (from.is_default) {
+    modify.where.elements.push_back(sparql::PatternElement{std::move(triples)});
+  } else {
+    sparql::GraphPattern graph{sparql::MakeIri(from.iri), {}};
+    graph.pattern.elements.push_back(sparql::PatternElement{std::move(triples)});
+    modify.where.elements.push_back(sparql::PatternElement{std::move(graph)});
+  }
+  return modify;
+}
+
+}  // namespace
+
+Result<void> UpdateExecutor::Transfer(const sparql::GraphOrDefault& from,
+                                      const sparql::GraphOrDefault& to, bool silent,
+                                      TransferMode mode) {
+  // SPARQL 1.1 Update §3.2.3-5: a missing source graph is an error (hidden by SILENT); a source
+  // equal to the target changes nothing.
+  if (!from.is_default) {
+    QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, writer_.FindId(from.iri));
+    QUARRY_ASSIGN_OR_RETURN(const std::vector<int64_t> named, NamedGraphs(db_));
+    if (!id || std::find(named.begin(), named.end(), *id) == named.end()) {
+      if (silent) return Ok();
+      return Error(Errc::kNotFound, fmt::format("graph <{}> does not exist", from.iri));
+    }
+  }
+  if (from.is_default == to.is_default && from.iri == to.iri) return Ok();
+  QUARRY_TRY(writer_.Flush());
+  if (mode != TransferMode::kAdd) QUARRY_TRY(ClearOrDrop(RefOf(to), /*silent=*/true, true));
+  QUARRY_TRY(Modify(CopyAll(from, to)));
+  QUARRY_TRY(writer_.Flush());
+  if (mode == TransferMode::kMove) QUARRY_TRY(ClearOrDrop(RefOf(from), /*silent=*/true, true));
+  return Ok();
 }
 
 }  // namespace quarry::engine

@@ -45,9 +45,11 @@ Result<void> UpdateExecutor::ApplyQuad(const OpenPredicate& predicate, int64_t s
   if (predicate.property) {
     QUARRY_ASSIGN_OR_RETURN(predicate_id, quads_->PredicateId(predicate.property->iri));
   }
+  // Open mode follows SPARQL's dataset: a template without GRAPH is the default graph (0) for
+  // deletes too, not "whichever graph holds it" as with an ontology (update_executor.h).
   if (insert)
     return quads_->Insert(graph.value_or(kDefaultGraph), subject, predicate_id, object, blanks);
-  return quads_->Delete(graph, subject, predicate_id, object);
+  return quads_->Delete(graph.value_or(kDefaultGraph), subject, predicate_id, object);
 }
 
 }  // namespace quarry::engine

@@ -188,6 +188,7 @@ Result<void> Backend::OpenConnections(bool at_start) {
     LogInfo(fmt::format("{}: {}", opened.store->database_file().string(), change));
   }
   writer_store_ = std::move(opened.store);
+  if (options_.change_sink) QUARRY_TRY(writer_store_->SetChangeSink(options_.change_sink));
   if (at_start) status_.SetBusy(0.5);
   const engine::StoreOptions reader_options{options_.directory, options_.ontology_dir, true};
   for (int i = 0; i < options_.reader_count; ++i) {

@@ -47,6 +47,9 @@ struct BackendOptions {
   std::filesystem::path directory;     // holds meta.db
   std::filesystem::path ontology_dir;  // empty = engine::DefaultOntologyDir()
   int reader_count = 4;
+  // Installed on the writer's Store (also after a restore reopens it): receives each commit's
+  // changes for the class signals (signal_emitter.h). Empty = no change capture.
+  engine::ChangeSink change_sink;
 };
 
 class Backend {

@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "store/engine/cursor.h"
 
@@ -22,5 +24,14 @@ inline constexpr size_t kStreamBlockSize = 64 * 1024;
 
 // Appends the cursor's current row to `out`.
 void AppendRow(engine::Cursor& cursor, std::string& out);
+
+// One value of a row built by hand (graph_stream.h): `text` is the lexical form ("_:b1" for a
+// blank node), `lang` only for kLangString.
+struct StreamValue {
+  engine::ValueKind kind = engine::ValueKind::kUnbound;
+  std::string_view text;
+  std::string_view lang;
+};
+void AppendRow(std::span<const StreamValue> values, std::string& out);
 
 }  // namespace quarry::ipc

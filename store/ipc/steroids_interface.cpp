@@ -6,6 +6,7 @@
 #include "store/common/unique_fd.h"
 #include "store/ipc/call_options.h"
 #include "store/ipc/dbus_names.h"
+#include "store/ipc/graph_stream.h"
 #include "store/ipc/interfaces.h"
 #include "store/ipc/outgoing_blocks.h"
 #include "store/ipc/reply.h"
@@ -21,6 +22,7 @@ using Names = std::vector<std::string>;
 // read yet stay in `blocks`.
 Result<Names> StepIntoBlocks(engine::Store& store, const std::string& query, int fd,
                              OutgoingBlocks& blocks) {
+  if (IsGraphQuery(query)) return StepGraphIntoBlocks(store, query, fd, blocks);
   QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, store.Query(query));
   Names names;
   for (int column = 0; column < cursor.ColumnCount(); ++column) {

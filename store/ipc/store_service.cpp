@@ -12,6 +12,7 @@
 #include "store/ipc/dbus_names.h"
 #include "store/ipc/interfaces.h"
 #include "store/ipc/log.h"
+#include "store/ipc/signal_emitter.h"
 #include "store/ipc/status_board.h"
 #include "store/ipc/stream_drainer.h"
 
@@ -25,8 +26,10 @@ constexpr std::chrono::seconds kStreamGrace{5};
 // the bus before the threads that answer for it are gone.
 class StoreService {
  public:
-  StoreService(sdbus::IConnection& connection, BackendOptions options)
-      : backend_(std::move(options), status_),
+  StoreService(sdbus::IConnection& connection, BackendOptions options,
+               SignalEmitter::Limits signal_limits)
+      : signals_(signal_limits),
+        backend_(WithChangeSink(std::move(options)), status_),
         object_(sdbus::createObject(connection, kObjectPath)) {}
 
   // Registers every interface; the Progress signal follows the status board from now on.
@@ -36,6 +39,7 @@ class StoreService {
     RegisterStatus(*object_, status_);
     RegisterBackup(*object_, backend_, status_);
     object_->finishRegistration();
+    signals_.Start(*object_);
     status_.SetListener([this](const std::string& status, double progress) {
       try {
         object_->emitSignal("Progress")
@@ -50,12 +54,22 @@ class StoreService {
 
   void Shutdown() {
     backend_.Shutdown();
+    signals_.Stop();  // every write has committed: announce what is still pending
     drainer_.Stop(kStreamGrace);
     status_.SetListener(nullptr);
   }
 
  private:
+  // The writer hands each commit's changes to the signal emitter (signal_emitter.h).
+  BackendOptions WithChangeSink(BackendOptions options) {
+    options.change_sink = [this](engine::CommittedChanges&& changes) {
+      signals_.Submit(std::move(changes), backend_.running_source());
+    };
+    return options;
+  }
+
   StatusBoard status_;
+  SignalEmitter signals_;
   Backend backend_;
   StreamDrainer drainer_;
   std::unique_ptr<sdbus::IObject> object_;
@@ -99,7 +113,7 @@ int RunStoreService(const DaemonOptions& options) {
   std::unique_ptr<StoreService> service;
   try {
     connection = Connect(options.bus_address);
-    service = std::make_unique<StoreService>(*connection, options.backend);
+    service = std::make_unique<StoreService>(*connection, options.backend, options.signal_limits);
     service->Publish();
     connection->requestName(kBusName);
     connection->enterEventLoopAsync();
@@ -108,12 +122,14 @@ int RunStoreService(const DaemonOptions& options) {
     return 1;
   }
   const bool served = Serve(*service, stop_signals);
+  // Shut down (last writes commit, pending signals flush) while the name is still ours: clients
+  // match GraphUpdated by sender='org.quarry.Store1', which stops matching once it is released.
+  service->Shutdown();
   try {
     connection->releaseName(kBusName);
   } catch (const sdbus::Error& error) {
     LogWarning(fmt::format("cannot release {}: {}", kBusName, error.what()));
   }
-  service->Shutdown();
   connection->leaveEventLoop();
   service.reset();
   LogInfo("stopped");

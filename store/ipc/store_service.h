@@ -9,12 +9,15 @@
 #include <string>
 
 #include "store/ipc/backend.h"
+#include "store/notifier/change_batcher.h"
 
 namespace quarry::ipc {
 
 struct DaemonOptions {
   std::string bus_address;  // empty = the session bus ($DBUS_SESSION_BUS_ADDRESS)
   BackendOptions backend;
+  // GraphUpdated coalescing (README.md "Signals"): --signal-delay-ms, --signal-max-triples.
+  notifier::ChangeBatcher::Limits signal_limits;
 };
 
 // Runs until a stop signal; returns the process exit status (0, or 1 when the bus or the

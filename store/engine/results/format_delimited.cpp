@@ -16,7 +16,7 @@ class DelimitedWriter final : public ResultWriter {
     }
     out_ << LineEnd();
   }
-  void Row(Cursor& cursor) override {
+  void Row(Solutions& cursor) override {
     for (int i = 0; i < cursor.ColumnCount(); ++i) {
       if (i) out_ << Separator();
       if (!cursor.IsBound(i)) continue;

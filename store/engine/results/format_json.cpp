@@ -36,7 +36,7 @@ class JsonWriter final : public ResultWriter {
     }
     out_ << "]},\n  \"results\": {\"bindings\": [";
   }
-  void Row(Cursor& cursor) override {
+  void Row(Solutions& cursor) override {
     out_ << (rows_++ ? ",\n    {" : "\n    {");
     bool first = true;
     for (int i = 0; i < cursor.ColumnCount(); ++i) {

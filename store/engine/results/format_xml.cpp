@@ -43,7 +43,7 @@ class XmlWriter final : public ResultWriter {
     }
     out_ << "  </head>\n  <results>\n";
   }
-  void Row(Cursor& cursor) override {
+  void Row(Solutions& cursor) override {
     out_ << "    <result>\n";
     for (int i = 0; i < cursor.ColumnCount(); ++i) {
       const std::optional<schema::RdfTerm> term = cursor.GetTerm(i);

@@ -39,6 +39,12 @@ Result<Statement*> StatementCache::Get(std::string_view sql) {
 }
 
 Result<Statement> StatementCache::Borrow(std::string_view sql) {
+  // Two borrowers of one handle would step each other's rows (two open cursors of one query):
+  // the second gets its own statement, finalized when it is dropped. (Checked before Find(),
+  // which resets the handle.)
+  if (const auto found = index_.find(sql); found != index_.end() && found->second->pins > 0) {
+    return Statement::Compile(db_, *policy_, sql, 0);
+  }
   QUARRY_ASSIGN_OR_RETURN(const EntryList::iterator entry, Find(sql));
   return Statement::Borrow(entry->statement, &entry->pins);
 }

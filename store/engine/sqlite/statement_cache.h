@@ -40,6 +40,7 @@ class StatementCache {
   Result<Statement*> Get(std::string_view sql);
   // The same statement as a borrowed handle (e.g. for a Cursor that takes a Statement by
   // value): reset and cleared when the borrower is destroyed; the entry is pinned until then.
+  // While it is pinned, another Borrow() of the same SQL compiles a separate, owned statement.
   Result<Statement> Borrow(std::string_view sql);
 
   size_t size() const { return entries_.size(); }

@@ -79,6 +79,11 @@ Result<SqlExpr> StringBuiltin(Translator& translator, const BuiltinCall& call,
 Result<SqlExpr> TermBuiltin(Translator& translator, const BuiltinCall& call,
                             const std::vector<SqlExpr>& args);
 
+// Open mode (translate_quad_builtin.cpp): STR, LANG, DATATYPE, is* and sameTerm of values read
+// from the quad table, answered from their term IDs; nullopt when no argument is such a value.
+std::optional<SqlExpr> QuadTermBuiltin(Translator& translator, Builtin function,
+                                       const std::vector<SqlExpr>& args);
+
 // IRI-named functions: XSD casts and Tracker's functions (translate_function.cpp); nullopt
 // when `call` names none of them.
 Result<std::optional<SqlExpr>> LibraryFunction(Translator& translator, const FunctionCall& call,

@@ -136,8 +136,24 @@ Result<SqlExpr> Translator::Builtin(const BuiltinCall& call, const Fragment& sco
       result.is_aggregate = args[0].is_aggregate || args[1].is_aggregate || args[2].is_aggregate;
       return result;
     }
+    case Builtin::kBnode:
+      // BNODE(str) is the same blank node for one string within a solution and a fresh one in
+      // each solution (§17.4.2.9): hash the string with the solution's bound values.
+      if (args.size() == 1 && MayBeString(args[0])) {
+        std::string solution;
+        for (const auto& [name, value] : scope.vars) {
+          solution += fmt::format(" || char(31) || coalesce(quote({}), '')", value.sql);
+        }
+        return IriText(fmt::format("('_:q' || quarry_hash(quarry_text({}){}, 'MD5'))",
+                                   args[0].sql, solution));
+      }
+      break;
     default:
       break;
+  }
+  if (std::optional<SqlExpr> term = QuadTermBuiltin(*this, call.function, args)) {
+    for (const SqlExpr& arg : args) term->is_aggregate = term->is_aggregate || arg.is_aggregate;
+    return KeepArguments(std::move(*term), args);
   }
   QUARRY_ASSIGN_OR_RETURN(SqlExpr result, IsStringFunction(call.function)
                                               ? StringBuiltin(*this, call, args)

@@ -104,7 +104,7 @@ std::string Translator::TextOf(const SqlExpr& expr) {
 Result<SqlExpr> Translator::TermExpr(const Term& term, const Fragment& scope) {
   if (const auto* variable = std::get_if<Variable>(&term)) {
     if (const auto found = projected_.find(variable->name); found != projected_.end()) {
-      return found->second;
+      return TermValue(found->second);  // an open-mode MIN/MAX/SAMPLE is a term ID
     }
     if (const auto found = scope.vars.find(variable->name); found != scope.vars.end()) {
       return TermValue(found->second);
@@ -281,7 +281,7 @@ Result<SqlExpr> Translator::InExpr(const In& in, const Fragment& scope, bool all
 }
 
 Result<SqlExpr> Translator::ExistsExpr(const Exists& exists, const Fragment& scope) {
-  QUARRY_ASSIGN_OR_RETURN(Fragment inner, Group(*exists.pattern, GraphContext{}, true));
+  QUARRY_ASSIGN_OR_RETURN(Fragment inner, Group(*exists.pattern, active_graph_, true));
   std::vector<std::string> conditions = inner.conditions;
   Fragment merged = scope;
   for (const std::string& name : inner.var_order) {
@@ -316,6 +316,10 @@ Result<SqlExpr> Translator::AggregateExpr(const Aggregate& aggregate, const Frag
         return SqlExpr{fmt::format("coalesce(sum({}{}), 0)", distinct, arg.sql), Kind::kLiteral,
                        ValueType::kInteger, true};
       }
+      if (IsDynamicValue(arg)) {  // sum() stays an integer while every value is one
+        return SqlExpr{fmt::format("coalesce(sum({}{}), 0)", distinct, arg.sql), Kind::kDynamic,
+                       ValueType::kString, true};
+      }
       return SqlExpr{fmt::format("total({}{})", distinct, arg.sql), Kind::kLiteral,
                      ValueType::kDouble, true};
     case AggregateOp::kAvg:
@@ -324,6 +328,14 @@ Result<SqlExpr> Translator::AggregateExpr(const Aggregate& aggregate, const Frag
     case AggregateOp::kMax:
     case AggregateOp::kSample: {
       const std::string function = aggregate.op == AggregateOp::kMax ? "max" : "min";
+      if (!arg.term_id.empty()) {
+        // Open mode: the term ID of the chosen row, so the result keeps its stored term.
+        const std::string sql =
+            aggregate.op == AggregateOp::kSample
+                ? fmt::format("min({})", arg.term_id)
+                : fmt::format("quarry_term_{}({}, {})", function, arg.sql, arg.term_id);
+        return SqlExpr{sql, Kind::kTerm, ValueType::kResource, true};
+      }
       if (arg.kind == Kind::kResource) {
         return SqlExpr{fmt::format("{}({})", function, arg.sql), Kind::kResource, ValueType::kResource, true};
       }
@@ -331,7 +343,15 @@ Result<SqlExpr> Translator::AggregateExpr(const Aggregate& aggregate, const Frag
     }
     case AggregateOp::kGroupConcat: {
       const std::string separator = BindValue(aggregate.separator.value_or(" "));
-      return SqlExpr{fmt::format("group_concat({}{}, {})", distinct, TextOf(arg), separator),
+      if (aggregate.distinct) {
+        // SQLite's DISTINCT aggregates take one argument: join with ',' each value marked by a
+        // leading 0x1F, then turn each ",\x1F" into the separator and drop the first mark.
+        return SqlExpr{fmt::format("substr(replace(group_concat(DISTINCT char(31) || {}), "
+                                   "',' || char(31), {}), 2)",
+                                   TextOf(arg), separator),
+                       Kind::kLiteral, ValueType::kString, true};
+      }
+      return SqlExpr{fmt::format("group_concat({}, {})", TextOf(arg), separator),
                      Kind::kLiteral, ValueType::kString, true};
     }
   }

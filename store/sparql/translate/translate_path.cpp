@@ -110,6 +110,7 @@ Walk WalkSql(const PathTable& edges, const GraphContext& graph, const std::strin
 std::string Translator::GraphFilter(const std::string& graph_column, const GraphContext& graph) {
   const bool is_default = graph.mode == GraphContext::Mode::kAny;
   if (is_default ? !dataset_.restricts_default : !dataset_.restricts_named) return "1";
+  if (is_default && dataset_.default_is_graph0) return fmt::format("{} = 0", graph_column);
   const std::vector<std::string>& graphs = is_default ? dataset_.default_graphs : dataset_.named_graphs;
   if (graphs.empty()) return "0";
   std::string ids;
@@ -132,18 +133,22 @@ std::string Translator::EdgeGraph(const std::string& graph_column, const GraphCo
 Result<PathTable> Translator::LinkSql(const std::string& iri, const GraphContext& graph) {
   schema::PropertyStorage storage;
   PathTable table;
+  // Open mode: every predicate but rdf:type lives in the quad table, objects as term IDs;
+  // rdf:type also has quads (classes the ontology lacks) beside the type table.
+  const std::string quads =
+      open_mode_ ? fmt::format("SELECT {} FROM {} WHERE Predicate = {} AND {}",
+                               Columns(graph, "Subject", "Object", "Graph"), schema::kQuadTable,
+                               IriId(iri), EdgeGraph("Graph", graph))
+                 : std::string();
+  if (open_mode_ && iri != kRdfType) {
+    table.object_kind = Kind::kTerm;
+    table.sql = quads;
+    return table;
+  }
   if (iri == kRdfType) {
     storage = names_.TypeStorage();
   } else {
     const ontology::Property* property = ontology_.FindProperty(iri);
-    if (!property && open_mode_) {
-      // Open mode: a predicate the ontology lacks lives in the quad table, objects as term IDs.
-      table.object_kind = Kind::kTerm;
-      table.sql = fmt::format("SELECT {} FROM {} WHERE Predicate = {} AND {}",
-                              Columns(graph, "Subject", "Object", "Graph"), schema::kQuadTable,
-                              IriId(iri), EdgeGraph("Graph", graph));
-      return table;
-    }
     if (!property) return Error(Errc::kConstraint, fmt::format("unknown property <{}> in a property path", iri));
     storage = names_.StorageOf(*property);
     table.object_kind = property->type == ValueType::kResource ? Kind::kResource : Kind::kLiteral;
@@ -153,6 +158,10 @@ Result<PathTable> Translator::LinkSql(const std::string& iri, const GraphContext
   table.sql = fmt::format("SELECT {} FROM {} WHERE {} IS NOT NULL AND {}",
                           Columns(graph, "ID", value, graph_column), Quote(storage.table), value,
                           EdgeGraph(graph_column, graph));
+  if (!quads.empty()) {  // rdf:type in open mode: resource IDs are term IDs
+    table.sql = UnionAll({table.sql, quads});
+    table.object_kind = Kind::kTerm;
+  }
   return table;
 }
 
@@ -192,6 +201,19 @@ Result<PathTable> Translator::PathSql(const Path& path, const GraphContext& grap
 // the graph in scope), or for a path between literals the values at its own ends.
 std::string Translator::ZeroLengthSql(const PathTable& edges, const std::string& edge_table,
                                       const GraphContext& graph) {
+  if (open_mode_) {
+    // Every subject and object of the graph (SPARQL §9.3: the nodes of the active graph), as
+    // term IDs: the quads and the type table.
+    const schema::PropertyStorage types = names_.TypeStorage();
+    const std::string quad_graph = EdgeGraph("Graph", graph);
+    const std::string type_graph = EdgeGraph(Quote(types.graph_column), graph);
+    const std::string nodes = fmt::format(
+        "SELECT Subject AS n, Graph AS g FROM {0} WHERE {1} UNION SELECT Object, Graph FROM {0} "
+        "WHERE {1} UNION SELECT ID, {2} FROM {3} WHERE {4} UNION SELECT {5}, {2} FROM {3} WHERE {4}",
+        schema::kQuadTable, quad_graph, Quote(types.graph_column), Quote(types.table), type_graph,
+        Quote(types.column));
+    return fmt::format("SELECT DISTINCT {} FROM ({})", Columns(graph, "n", "n", "g"), nodes);
+  }
   if (edges.subject_kind != Kind::kResource) {
     return fmt::format("SELECT {0} FROM {1} UNION SELECT {2} FROM {1}",
                        Columns(graph, "s", "s", "g"), edge_table, Columns(graph, "o", "o", "g"));
@@ -243,6 +265,8 @@ Result<PathTable> Translator::ClosureSql(const Path& step, const GraphContext& g
                            : fmt::format("SELECT {0} AS s, {0} AS o", seed);
   } else {
     zero = ZeroLengthSql(edges, e, graph);
+    // Open mode: the nodes may be literals too (ZeroLengthSql), and resource IDs are term IDs.
+    if (open_mode_) table.subject_kind = table.object_kind = Kind::kTerm;
   }
   table.sql = fmt::format("WITH RECURSIVE {} {} UNION {}", ctes, body, zero);
   return table;
@@ -253,6 +277,7 @@ Result<PathTable> Translator::ClosureSql(const Path& step, const GraphContext& g
 Result<PathTable> Translator::NegatedSql(const Path& path, const GraphContext& graph) {
   std::vector<std::string> forward, inverse;
   for (const NegatedPathItem& item : path.negated) (item.inverse ? inverse : forward).push_back(item.iri);
+  if (open_mode_) return OpenNegatedSql(forward, inverse, graph);
   std::vector<std::string> links{std::string(kRdfType)};
   for (const ontology::Property& property : ontology_.properties()) {
     if (property.iri != kRdfType) links.push_back(property.iri);
@@ -269,6 +294,31 @@ Result<PathTable> Translator::NegatedSql(const Path& path, const GraphContext& g
     if (!inverse.empty() && !listed(inverse, iri)) {
       QUARRY_ASSIGN_OR_RETURN(const PathTable part, LinkSql(iri, graph));
       parts.push_back(Inverse(part, graph));
+    }
+  }
+  return UnionOf(parts, graph);
+}
+
+// Open mode: the quads of every predicate not listed (and rdf:type's type table rows unless it is
+// listed), so predicates no ontology names count too.
+Result<PathTable> Translator::OpenNegatedSql(const std::vector<std::string>& forward,
+                                             const std::vector<std::string>& inverse,
+                                             const GraphContext& graph) {
+  std::vector<PathTable> parts;
+  for (const bool backwards : {false, true}) {
+    const std::vector<std::string>& listed = backwards ? inverse : forward;
+    if (listed.empty()) continue;
+    std::string ids = IriId(std::string(kRdfType));
+    for (const std::string& iri : listed) ids += ", " + IriId(iri);
+    PathTable quads;
+    quads.object_kind = Kind::kTerm;
+    quads.sql = fmt::format("SELECT {} FROM {} WHERE Predicate NOT IN ({}) AND {}",
+                            Columns(graph, "Subject", "Object", "Graph"), schema::kQuadTable, ids,
+                            EdgeGraph("Graph", graph));
+    parts.push_back(backwards ? Inverse(quads, graph) : quads);
+    if (std::find(listed.begin(), listed.end(), kRdfType) == listed.end()) {
+      QUARRY_ASSIGN_OR_RETURN(const PathTable types, LinkSql(std::string(kRdfType), graph));
+      parts.push_back(backwards ? Inverse(types, graph) : types);
     }
   }
   return UnionOf(parts, graph);

@@ -360,6 +360,14 @@ Result<void> Translator::AddBind(Fragment& fragment, const sparql::Bind& bind) {
 
 Result<Fragment> Translator::Group(const GroupGraphPattern& group, const GraphContext& graph,
                                    bool defer_filters) {
+  // EXISTS in this group's FILTERs matches in the same graph (§18.6: evaluated in the active
+  // graph); restored when the group is done.
+  struct ActiveGraph {
+    GraphContext& slot;
+    GraphContext saved;
+    ~ActiveGraph() { slot = saved; }
+  } active{active_graph_, active_graph_};
+  active_graph_ = graph;
   Fragment fragment;
   for (const PatternElement& element : group.elements) {
     if (const auto* block = std::get_if<TriplesBlock>(&element.node)) {
@@ -393,6 +401,12 @@ Result<Fragment> Translator::Group(const GroupGraphPattern& group, const GraphCo
         return Unsupported("a parameter as graph name");
       }
       QUARRY_ASSIGN_OR_RETURN(Fragment inner, Group(graph_pattern->pattern, inner_graph));
+      if (graph_pattern->pattern.elements.empty()) {
+        // GRAPH g {}: one empty solution per named graph that exists (and g is one of them).
+        const std::string alias = NewAlias("g");
+        inner.from = fmt::format("{} AS {}", Quote(schema::kGraphTable), alias);
+        QUARRY_TRY(BindGraph(inner, alias + ".ID", inner_graph));
+      }
       QUARRY_TRY(Join(fragment, std::move(inner)));
     } else if (const auto* bind = std::get_if<sparql::Bind>(&element.node)) {
       QUARRY_TRY(AddBind(fragment, *bind));

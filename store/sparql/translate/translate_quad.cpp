@@ -1,6 +1,7 @@
 // Open mode: triple patterns over the quad table (store/schema/quad_table.h, SCHEMA.md "Open
-// mode"). A pattern goes there when its predicate is unknown to the ontology, is a variable, or
-// is rdf:type with a class the ontology lacks. Objects bind as kTerm values (term IDs): equal IDs
+// mode"). A pattern goes there when its predicate is not rdf:type (open mode routes every other
+// predicate there, base-ontology ones too: arbitrary RDF breaks their domains and ranges), is a
+// variable, or is rdf:type with a class the ontology lacks. Objects bind as kTerm values (term IDs): equal IDs
 // are the same RDF term, so joins keep SPARQL's term equality, and a projected kTerm column
 // returns each literal with its exact lexical form, datatype and language.
 #include <fmt/format.h>
@@ -26,15 +27,19 @@ bool Translator::UsesQuads(const TriplePattern& triple) const {
   if (!predicate) return false;  // a path: translate_path.cpp
   const Iri* iri = PredicateIri(triple);
   if (!iri) return !std::holds_alternative<Parameter>(*predicate);
-  if (iri->iri != kRdfType) return ontology_.FindProperty(iri->iri) == nullptr;
+  if (iri->iri != kRdfType) return true;  // open mode stores every other predicate as quads
   const Iri* cls = std::get_if<Iri>(&triple.object);
   return !cls || !ontology_.FindClass(cls->iri);
 }
 
 SqlExpr Translator::TermValue(const SqlExpr& value) {
   if (value.kind != Kind::kTerm) return value;
+  if (value.is_aggregate) {  // MIN/MAX/SAMPLE's term ID: no aggregate inside a subquery
+    return SqlExpr{fmt::format("quarry_term_value({})", value.sql), Kind::kDynamic,
+                   ontology::ValueType::kString, true, value.sql};
+  }
   return SqlExpr{schema::TermValueSql(value.sql), Kind::kDynamic, ontology::ValueType::kString,
-                 value.is_aggregate};
+                 value.is_aggregate, value.sql};
 }
 
 std::string TermEqual(const SqlExpr& a, const SqlExpr& b) {

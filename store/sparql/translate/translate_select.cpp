@@ -63,7 +63,11 @@ Result<void> Project(Translator& translator, const Query& query, const Fragment&
   const auto add = [&](const std::string& name, const SqlExpr& value) {
     const OutputColumn column = ColumnOf(name, value, true);
     std::string sql = value.kind == Kind::kResource ? Translator::UriOf(value.sql) : value.sql;
-    if (column.kind == ColumnKind::kTerm) sql = schema::TermOutputSql(value.sql);
+    if (column.kind == ColumnKind::kTerm) {
+      // An aggregate's term ID (MIN/MAX/SAMPLE) cannot sit in TermOutputSql's subqueries.
+      sql = value.is_aggregate ? fmt::format("quarry_term_output({})", value.sql)
+                               : schema::TermOutputSql(value.sql);
+    }
     select_list.push_back(fmt::format("{} AS {}", sql, schema::Quote(name)));
     output.columns.push_back(column);
   };
@@ -151,9 +155,9 @@ Result<void> CheckSupported(const Query& query) {
   return Ok();
 }
 
-translate::Dataset DatasetOf(const Query& query) {
+translate::Dataset DatasetOf(const std::vector<DatasetClause>& clauses, bool open_mode) {
   translate::Dataset dataset;
-  for (const DatasetClause& clause : query.dataset) {
+  for (const DatasetClause& clause : clauses) {
     if (clause.named) {
       dataset.restricts_named = true;
       dataset.named_graphs.push_back(clause.iri);
@@ -161,8 +165,13 @@ translate::Dataset DatasetOf(const Query& query) {
       dataset.default_graphs.push_back(clause.iri);
     }
   }
-  // Only FROM NAMED: the default graph is empty (§13.2).
-  dataset.restricts_default = !query.dataset.empty();
+  // A dataset description replaces the whole dataset (§13.2): only FROM NAMED leaves the
+  // default graph empty, only FROM leaves no named graphs.
+  dataset.restricts_default = dataset.restricts_named = !clauses.empty();
+  if (open_mode && clauses.empty()) {
+    dataset.restricts_default = true;
+    dataset.default_is_graph0 = true;
+  }
   return dataset;
 }
 
@@ -182,7 +191,7 @@ Result<SqlQuery> TranslateQuery(const Query& query, const ontology::Ontology& on
   QUARRY_TRY(CheckSupported(query));
   Translator translator(ontology);
   translator.set_open_mode(open_mode);
-  translator.SetDataset(DatasetOf(query));
+  translator.SetDataset(DatasetOf(query.dataset, open_mode));
   QUARRY_ASSIGN_OR_RETURN(Fragment fragment, Where(translator, query));
   if (query.form == QueryForm::kAsk) {
     translator.output().sql = fmt::format("SELECT EXISTS (SELECT 1{}) AS ask", FromWhere(fragment));
@@ -203,13 +212,18 @@ Result<SqlQuery> TranslateSolutions(const GroupGraphPattern& where,
                                     const std::vector<std::string>& variables,
                                     const ontology::Ontology& ontology,
                                     const std::optional<std::string>& default_graph,
-                                    bool open_mode) {
+                                    bool open_mode,
+                                    const std::vector<DatasetClause>& using_clauses) {
   Translator translator(ontology);
   translator.set_open_mode(open_mode);
   GraphContext graph;
-  if (default_graph) {
+  if (!using_clauses.empty()) {  // USING / USING NAMED: a dataset as FROM / FROM NAMED make
+    translator.SetDataset(DatasetOf(using_clauses, open_mode));
+  } else if (default_graph) {
     graph.mode = GraphContext::Mode::kIri;
     graph.graph = Iri{*default_graph};
+  } else {
+    translator.SetDataset(DatasetOf({}, open_mode));  // open mode: graph 0
   }
   QUARRY_ASSIGN_OR_RETURN(Fragment fragment, translator.Group(where, graph));
   std::string sql = "SELECT ";

@@ -28,13 +28,16 @@ std::string JoinWith(const std::vector<std::string>& parts, std::string_view sep
 SqlExpr CommonKind(const std::vector<SqlExpr>& values) {
   SqlExpr common;
   bool first = true;
+  const auto is_id = [](Kind kind) { return kind == Kind::kResource || kind == Kind::kTerm; };
   for (const SqlExpr& value : values) {
     if (value.sql == "NULL") continue;  // an unbound cell says nothing about the kind
     if (first) {
       common = {"", value.kind, value.type};
       first = false;
-    } else if (common.kind != value.kind ||
-               (common.kind != Kind::kResource && common.type != value.type)) {
+    } else if (is_id(common.kind) && is_id(value.kind)) {
+      // Resource IDs are term IDs (quad_table.h): a column mixing both holds term IDs.
+      if (common.kind != value.kind) common = {"", Kind::kTerm, ValueType::kResource};
+    } else if (common.kind != value.kind || common.type != value.type) {
       return SqlExpr{"", Kind::kDynamic};
     }
   }
@@ -42,6 +45,7 @@ SqlExpr CommonKind(const std::vector<SqlExpr>& values) {
 }
 
 std::string Convert(const SqlExpr& value, const SqlExpr& target) {
+  if (target.kind == Kind::kTerm) return value.sql;  // from a resource or term ID (CommonKind)
   if (target.kind != Kind::kDynamic || value.kind == Kind::kDynamic) return value.sql;
   if (value.kind == Kind::kTerm) return Translator::TermValue(value).sql;  // open mode
   if (value.kind == Kind::kResource) return Translator::UriOf(value.sql);

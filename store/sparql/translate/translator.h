@@ -38,11 +38,13 @@ Result<SqlQuery> TranslateQuery(const Query& query, const ontology::Ontology& on
 
 // The solutions of an update's WHERE clause: one column per variable in `variables`, holding
 // raw stored values (kResourceId for resources) so templates can be applied without lookups.
-// `default_graph` is the WITH/USING graph the pattern is restricted to, if any.
+// `default_graph` is the WITH graph the pattern is restricted to, if any; `using_clauses`
+// (USING / USING NAMED) replace it with a dataset, as FROM / FROM NAMED do for a query.
 Result<SqlQuery> TranslateSolutions(const GroupGraphPattern& where,
                                     const std::vector<std::string>& variables,
                                     const ontology::Ontology& ontology,
                                     const std::optional<std::string>& default_graph,
-                                    bool open_mode = false);
+                                    bool open_mode = false,
+                                    const std::vector<DatasetClause>& using_clauses = {});
 
 }  // namespace quarry::sparql

@@ -30,6 +30,9 @@ struct SqlExpr {
   Kind kind = Kind::kDynamic;
   ontology::ValueType type = ontology::ValueType::kString;  // for kLiteral
   bool is_aggregate = false;
+  // Open mode: the quad-table term ID this value was read from (Translator::TermValue), for
+  // the functions that need the term itself (STR, LANG, DATATYPE, is*, sameTerm).
+  std::string term_id = {};
 };
 
 struct GraphContext {
@@ -57,6 +60,9 @@ struct Fragment {
 // given); with FROM NAMED, GRAPH ranges over the listed graphs only.
 struct Dataset {
   bool restricts_default = false;
+  // Open mode (SPARQL 1.1 §13): without FROM the default graph is the store's own default graph
+  // (graph 0), not Tracker's union of all graphs; restricts_default is then set too.
+  bool default_is_graph0 = false;
   std::vector<std::string> default_graphs;
   bool restricts_named = false;
   std::vector<std::string> named_graphs;
@@ -158,6 +164,7 @@ class Translator {
   int alias_counter_ = 0;
   bool open_mode_ = false;
   Dataset dataset_;
+  GraphContext active_graph_;  // of the group being translated (Group), for EXISTS
 
   // One VALUES cell in its natural encoding; UNDEF is NULL (translate_values.cpp).
   Result<SqlExpr> ValueCell(const std::optional<Term>& cell, std::map<std::string, int>& unknown_iris);
@@ -169,6 +176,9 @@ class Translator {
   Result<PathTable> ClosureSql(const Path& step, const GraphContext& graph, const TriplePattern* ends,
                                bool zero_length, bool repeat);
   Result<PathTable> NegatedSql(const Path& path, const GraphContext& graph);
+  Result<PathTable> OpenNegatedSql(const std::vector<std::string>& forward,
+                                   const std::vector<std::string>& inverse,
+                                   const GraphContext& graph);
   std::string ZeroLengthSql(const PathTable& edges, const std::string& edge_table,
                             const GraphContext& graph);
   // The FROM / FROM NAMED restriction of a graph column for this context ("1" when none).

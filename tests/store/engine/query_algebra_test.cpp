@@ -148,6 +148,8 @@ TEST_CASE("FROM and FROM NAMED restrict the dataset") {
   CHECK(store.Rows(kPrefixes + "SELECT ?t FROM NAMED <urn:g1> { GRAPH <urn:g2> { ?x ex:title ?t } }").empty());
   // Only FROM NAMED: the default graph is empty.
   CHECK(store.Rows(kPrefixes + "SELECT ?t FROM NAMED <urn:g1> { ?x ex:title ?t }").empty());
+  // Only FROM: there are no named graphs (the description replaces the whole dataset).
+  CHECK(store.Rows(kPrefixes + "SELECT ?t FROM <urn:g1> { GRAPH ?g { ?x ex:title ?t } }").empty());
 }
 
 TEST_CASE("unbound variables from OPTIONAL join as compatible solutions") {

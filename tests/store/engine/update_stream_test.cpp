@@ -127,6 +127,30 @@ TEST_CASE("streaming and AST paths leave the same database") {
   CHECK(std::count(expected.begin(), expected.end(), "urn:late ex:keyword \"tagged\" @default") == 1);
 }
 
+TEST_CASE("bulk path: new resources carry their domain-index mirror values (issue 2)") {
+  TestStore store;
+  std::string request = kPrefixes + "INSERT DATA {\n";
+  for (int i = 0; i < 450; ++i) {  // more than one multi-row INSERT
+    request += fmt::format("<urn:m{0}> a ex:Song ; ex:title \"t{0}\" ; ex:track {0} .\n", i);
+  }
+  request += "<urn:untitled> a ex:Song ; ex:track 1 .\n}";
+  store.Update(request);
+  engine::Database& db = store->database();
+  const auto count = [&](const std::string& sql) {
+    auto select = db.Prepare(sql);
+    REQUIRE(select.ok());
+    REQUIRE(*select->Step());
+    return select->ColumnInt64(0);
+  };
+  CHECK(count("SELECT count(*) FROM \"ex:Song\" WHERE \"ex:title\" IS NOT NULL") == 450);
+  CHECK(count("SELECT count(*) FROM \"ex:Song\" AS S JOIN \"ex:Element\" AS E ON E.ID = S.ID "
+              "WHERE S.\"ex:title\" IS E.\"ex:title\"") == 451);
+  // Later changes still reach the mirror through the triggers.
+  store.Update(kPrefixes + "INSERT OR REPLACE DATA { <urn:m7> ex:title \"new\" }");
+  CHECK(count("SELECT count(*) FROM \"ex:Song\" AS S JOIN Resource AS R ON R.ID = S.ID "
+              "WHERE R.Uri = 'urn:m7' AND S.\"ex:title\" = 'new'") == 1);
+}
+
 TEST_CASE("streaming: an error mid-stream names line:column and rolls back the whole request") {
   TestStore store;
   store.Update(kPrefixes + "INSERT DATA { <urn:keep> a ex:Song }");

@@ -66,8 +66,9 @@ class Connection {
 
   Result<Cursor> Query(std::string_view sparql);
   // CONSTRUCT and DESCRIBE: the triples, in result order (a CONSTRUCT keeps its ORDER BY), each
-  // once. Direct and embedded connections only for now (a Bus() connection fails with
-  // Errc::kUnsupported).
+  // once. Through Bus() they come through the FD stream whatever the transport; literals of a
+  // datatype other than xsd:string/integer/double/dateTime/boolean arrive as plain strings, and
+  // QueryRdf's Turtle uses the query's own PREFIX declarations.
   Result<std::vector<Triple>> QueryTriples(std::string_view sparql);
   // The same triples as Turtle (prefixed names for the ontology's prefixes) or N-Triples text.
   Result<std::string> QueryRdf(std::string_view sparql, RdfSyntax syntax = RdfSyntax::kTurtle);

@@ -1,0 +1,186 @@
+// bench/ipc driver (issue 4, the seed's IPC study): fetches a whole query result through one
+// read path and copies every value into client memory, once per run, and prints what it cost.
+//
+// Usage: ipc_bench --path direct|fd|dbus|tracker --query TEXT [--runs N]
+//                  [--database DIR --ontology DIR]   (direct)
+//                  [--chunk-key VAR --chunk-rows N --total-rows N]   (dbus: chunked)
+//                  [--bus-name NAME]   (tracker: the endpoint's name on the session bus)
+// Paths: direct = Connection::Direct (SQLite in this process); fd = Connection::Bus with the
+// Steroids FD stream; dbus = Connection::Bus with plain SparqlQuery replies, fetched in chunks
+// of --chunk-rows (the query text must contain `{CHUNK}`, replaced by a FILTER on ?VAR, as one
+// D-Bus message is limited to 128 MiB); tracker = libtracker-sparql's bus connection to a
+// `tracker3 endpoint` (built only when tracker-sparql-3.0 is found).
+// Values are appended to one arena (bytes + end offsets), the same for every path, so the copy
+// costs the same and no allocator behaviour differs between paths.
+// Output, one TSV line per run on stdout:  path run ms rows bytes cpu_ms
+// (cpu_ms = this process's CPU time during the run). Errors go to stderr, exit 1.
+#include <fmt/format.h>
+#include <time.h>
+
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/ipc/tracker_client.h"
+#include "quarry/connection.h"
+
+namespace {
+
+struct Options {
+  std::string path;
+  std::string query;
+  int runs = 3;
+  std::string database;
+  std::string ontology;
+  std::string chunk_key;
+  long chunk_rows = 10000;
+  long total_rows = 0;
+  std::string bus_name = "org.quarry.BenchTracker";
+};
+
+// Every value of the result, copied.
+struct Arena {
+  std::string bytes;
+  std::vector<uint32_t> ends;
+  uint64_t rows = 0;
+  void Add(std::string_view value) {
+    bytes.append(value);
+    ends.push_back(static_cast<uint32_t>(bytes.size()));
+  }
+};
+
+double CpuMs() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+}
+
+quarry::Result<void> Drain(quarry::Cursor& cursor, Arena& arena) {
+  const int columns = cursor.ColumnCount();
+  for (;;) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
+    if (!has_row) return quarry::Ok();
+    for (int i = 0; i < columns; ++i) arena.Add(cursor.GetString(i));
+    ++arena.rows;
+  }
+}
+
+quarry::Result<void> FetchOnce(quarry::Connection& connection, const std::string& query,
+                               Arena& arena) {
+  QUARRY_ASSIGN_OR_RETURN(quarry::Cursor cursor, connection.Query(query));
+  return Drain(cursor, arena);
+}
+
+// Plain D-Bus: one SparqlQuery per chunk of rows, by a range FILTER on the chunk key.
+quarry::Result<void> FetchChunked(quarry::Connection& connection, const Options& options,
+                                  Arena& arena) {
+  const size_t slot = options.query.find("{CHUNK}");
+  if (slot == std::string::npos || options.chunk_key.empty() || options.total_rows <= 0) {
+    return quarry::Error(quarry::Errc::kInvalidArgument,
+                         "--path dbus needs {CHUNK} in the query, --chunk-key and --total-rows");
+  }
+  for (long first = 0; first < options.total_rows; first += options.chunk_rows) {
+    std::string query = options.query;
+    query.replace(slot, 7,
+                  fmt::format("FILTER(?{0} >= {1} && ?{0} < {2})", options.chunk_key, first,
+                              first + options.chunk_rows));
+    QUARRY_TRY(FetchOnce(connection, query, arena));
+  }
+  return quarry::Ok();
+}
+
+using Fetcher = std::function<quarry::Result<void>(Arena&)>;
+
+quarry::Result<Fetcher> MakeFetcher(const Options& options) {
+  if (options.path == "tracker") {
+    auto client = std::make_shared<bench::TrackerClient>(options.bus_name);
+    return Fetcher([client, query = options.query](Arena& arena) -> quarry::Result<void> {
+      return client->Fetch(
+          query, [&arena](std::string_view value) { arena.Add(value); },
+          [&arena] { ++arena.rows; });
+    });
+  }
+  std::shared_ptr<quarry::Connection> connection;
+  if (options.path == "direct") {
+    QUARRY_ASSIGN_OR_RETURN(connection,
+                            quarry::Connection::Direct(options.database, options.ontology));
+  } else if (options.path == "fd" || options.path == "dbus") {
+    QUARRY_ASSIGN_OR_RETURN(connection, quarry::Connection::Bus());
+    connection->SetQueryTransport(options.path == "fd" ? quarry::QueryTransport::kFdStream
+                                                       : quarry::QueryTransport::kPlainDBus);
+  } else {
+    return quarry::Error(
+        quarry::Errc::kInvalidArgument,
+        fmt::format("unknown --path {} (direct, fd, dbus, tracker)", options.path));
+  }
+  if (options.path == "dbus") {
+    return Fetcher(
+        [connection, options](Arena& arena) { return FetchChunked(*connection, options, arena); });
+  }
+  return Fetcher([connection, query = options.query](Arena& arena) {
+    return FetchOnce(*connection, query, arena);
+  });
+}
+
+bool ParseArgs(int argc, char** argv, Options& options) {
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string_view flag = argv[i];
+    const std::string value = argv[i + 1];
+    if (flag == "--path")
+      options.path = value;
+    else if (flag == "--query")
+      options.query = value;
+    else if (flag == "--runs")
+      options.runs = std::stoi(value);
+    else if (flag == "--database")
+      options.database = value;
+    else if (flag == "--ontology")
+      options.ontology = value;
+    else if (flag == "--chunk-key")
+      options.chunk_key = value;
+    else if (flag == "--chunk-rows")
+      options.chunk_rows = std::stol(value);
+    else if (flag == "--total-rows")
+      options.total_rows = std::stol(value);
+    else if (flag == "--bus-name")
+      options.bus_name = value;
+    else
+      return false;
+  }
+  return argc % 2 == 1 && !options.path.empty() && !options.query.empty();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (!ParseArgs(argc, argv, options)) {
+    std::cerr << "usage: ipc_bench --path direct|fd|dbus|tracker --query TEXT [--runs N] ...\n";
+    return 2;
+  }
+  auto fetch = MakeFetcher(options);
+  if (!fetch) {
+    std::cerr << "ipc_bench: " << fetch.error().ToString() << "\n";
+    return 1;
+  }
+  for (int run = 0; run < options.runs; ++run) {
+    const double cpu_before = CpuMs();
+    const auto start = std::chrono::steady_clock::now();
+    Arena arena;
+    const auto fetched = (*fetch)(arena);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!fetched) {
+      std::cerr << "ipc_bench: " << options.path << ": " << fetched.error().ToString() << "\n";
+      return 1;
+    }
+    std::cout << fmt::format("{}\t{}\t{:.1f}\t{}\t{}\t{:.1f}\n", options.path, run, ms, arena.rows,
+                             arena.bytes.size(), CpuMs() - cpu_before)
+              << std::flush;
+  }
+  return 0;
+}

@@ -1,0 +1,191 @@
+// phonebook_bench (issue 7): the address-book benchmark of the seed, on Quarry.
+//   phonebook_bench --count N --database DIR --path embedded   the engine in this process
+//   phonebook_bench --count N --database DIR --path store      quarry-store on the session bus
+//                   (saves through it; reads through the FD stream, plain D-Bus, and Direct)
+//   phonebook_bench --count N --json FILE                      the contacts as JSON (Tracker)
+// Prints TSV rows: system, path, count, operation, microseconds per unit, unit, results.
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "bench/phonebook/contact_generator.h"
+#include "quarry/connection.h"
+#include "quarry/contacts.h"
+
+namespace quarry::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using contacts::ContactBook;
+using contacts::ContactFilter;
+
+struct Options {
+  uint32_t count = 50;
+  std::string database;
+  std::string path = "embedded";
+  std::string json;
+};
+
+[[noreturn]] void Fail(std::string_view what, const Error& error) {
+  std::cerr << fmt::format("phonebook_bench: {}: {}\n", what, error.ToString());
+  std::exit(1);
+}
+
+template <typename T>
+T Must(Result<T> result, std::string_view what) {
+  if (!result) Fail(what, result.error());
+  return std::move(*result);
+}
+void Must(Result<void> result, std::string_view what) {
+  if (!result) Fail(what, result.error());
+}
+
+// Runs `body` `repeat` times; microseconds per run.
+double Time(int repeat, const std::function<size_t(int)>& body, size_t& results) {
+  const auto start = Clock::now();
+  for (int i = 0; i < repeat; ++i) results = body(i);
+  return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / repeat;
+}
+
+void Row(const Options& o, std::string_view path, std::string_view op, double micros,
+         std::string_view unit, size_t results) {
+  std::cout << fmt::format("quarry\t{}\t{}\t{}\t{:.2f}\t{}\t{}\n", path, o.count, op, micros, unit,
+                           results);
+}
+
+std::vector<contacts::Contact> Generate(uint32_t begin, uint32_t end) {
+  std::vector<contacts::Contact> out;
+  for (uint32_t i = begin; i < end; ++i) out.push_back(GenerateContact(i));
+  return out;
+}
+
+void Saves(const Options& o, Connection& writer, std::string_view path) {
+  ContactBook book(writer);
+  const auto all = Generate(0, o.count);
+  const auto start = Clock::now();
+  Must(book.Save(all), "save batch");
+  Row(o, path, "save_batch",
+      std::chrono::duration<double, std::micro>(Clock::now() - start).count() / o.count,
+      "per contact", o.count);
+  // One by one: 100 more contacts, each in its own transaction, into the N-contact book.
+  constexpr uint32_t kSingles = 100;
+  size_t results = 0;
+  const double each = Time(kSingles, [&](int i) {
+    Must(book.Save({GenerateContact(o.count + 1000000 + static_cast<uint32_t>(i))}), "save one");
+    return size_t{1};
+  }, results);
+  Row(o, path, "save_one", each, "per contact", kSingles);
+}
+
+std::string Uid(uint32_t i) { return GenerateContact(i).uid; }
+
+void Reads(const Options& o, Connection& reader, std::string_view path) {
+  ContactBook book(reader);
+  size_t results = 0;
+  const int repeat_all = o.count >= 3200 ? 3 : 10;
+  double t = Time(repeat_all, [&](int) { return Must(book.FetchAll(), "fetch all").size(); }, results);
+  Row(o, path, "fetch_all", t, "per query", results);
+  const uint32_t step = 7919;  // a prime: spreads the UIDs over the book
+  t = Time(200, [&](int i) {
+    return Must(book.FetchByUid({Uid(static_cast<uint32_t>(i) * step % o.count)}), "fetch one").size();
+  }, results);
+  Row(o, path, "fetch_one", t, "per query", results);
+  for (const uint32_t batch : {10u, 100u}) {
+    std::vector<std::vector<std::string>> lists(20);
+    for (uint32_t r = 0; r < lists.size(); ++r) {
+      for (uint32_t k = 0; k < batch; ++k) lists[r].push_back(Uid((r * batch + k) * step % o.count));
+    }
+    t = Time(static_cast<int>(lists.size()), [&](int r) {
+      return Must(book.FetchByUid(lists[r]), "fetch batch").size();
+    }, results);
+    Row(o, path, fmt::format("fetch_{}", batch), t, "per query", results);
+  }
+  const uint32_t target = o.count / 2;
+  const contacts::Contact wanted = GenerateContact(target);
+  const std::pair<std::string, ContactFilter> filters[] = {
+      {"prefix_short", {ContactFilter::Kind::kNamePrefix, wanted.name.family.substr(0, 2)}},
+      {"prefix_long", {ContactFilter::Kind::kNamePrefix, wanted.name.family}},
+      {"suffix", {ContactFilter::Kind::kNameSuffix, wanted.name.family.substr(2)}},
+      {"email", {ContactFilter::Kind::kEmail, wanted.emails[0].address}},
+      {"phone_suffix", {ContactFilter::Kind::kPhoneSuffix,
+                        "0" + wanted.phones[0].number.substr(4)}},  // +49 30 … dialled as 030 …
+  };
+  for (const auto& [name, filter] : filters) {
+    t = Time(20, [&](int) { return Must(book.Find(filter), name).size(); }, results);
+    Row(o, path, name, t, "per query", results);
+  }
+}
+
+void Rss(const Options& o, std::string_view path) {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  Row(o, path, "client_peak_rss_kib", static_cast<double>(usage.ru_maxrss), "KiB", 0);
+}
+
+void DumpJson(const Options& o) {
+  nlohmann::json out = nlohmann::json::array();
+  for (uint32_t i = 0; i < o.count; ++i) {
+    const auto c = GenerateContact(i);
+    nlohmann::json emails = nlohmann::json::array(), phones = nlohmann::json::array();
+    for (const auto& e : c.emails) emails.push_back(e.address);
+    for (const auto& p : c.phones) phones.push_back(p.number);
+    out.push_back({{"uid", c.uid}, {"fn", c.full_name}, {"family", c.name.family},
+                   {"given", c.name.given}, {"birthday", c.birthday}, {"emails", emails},
+                   {"phones", phones}, {"org", c.organization}, {"title", c.title},
+                   {"street", c.addresses[0].street}, {"city", c.addresses[0].locality},
+                   {"postcode", c.addresses[0].postal_code}, {"notes", c.notes}});
+  }
+  std::ofstream(o.json) << out.dump();
+}
+
+Options Parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string_view flag = argv[i];
+    if (flag == "--count") o.count = static_cast<uint32_t>(std::stoul(argv[i + 1]));
+    else if (flag == "--database") o.database = argv[i + 1];
+    else if (flag == "--path") o.path = argv[i + 1];
+    else if (flag == "--json") o.json = argv[i + 1];
+    else {
+      std::cerr << "phonebook_bench: unknown option " << flag << "\n";
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+}  // namespace
+}  // namespace quarry::bench
+
+int main(int argc, char** argv) {
+  using namespace quarry;
+  using namespace quarry::bench;
+  const Options o = Parse(argc, argv);
+  if (!o.json.empty()) {
+    DumpJson(o);
+    return 0;
+  }
+  if (o.path == "embedded") {
+    auto connection = Must(Connection::Open({.database = o.database, .ontology = QUARRY_ONTOLOGY_DIR}), "open");
+    Saves(o, *connection, "embedded");
+    Reads(o, *connection, "embedded");
+    Rss(o, "embedded");
+    return 0;
+  }
+  auto bus = Must(Connection::Bus(), "bus");
+  Saves(o, *bus, "store");
+  bus->SetQueryTransport(QueryTransport::kFdStream);
+  Reads(o, *bus, "store_fd");
+  bus->SetQueryTransport(QueryTransport::kPlainDBus);
+  Reads(o, *bus, "store_dbus");
+  auto direct = Must(Connection::Direct(o.database, QUARRY_ONTOLOGY_DIR), "direct");
+  Reads(o, *direct, "direct");
+  Rss(o, "store_client");
+  return 0;
+}

@@ -1,0 +1,58 @@
+#!/bin/bash
+# bench/phonebook/run.sh BUILD_DIR [OUT_DIR] [MAX_COUNT]: the phonebook benchmark (issue 7).
+# For 50, 100, … MAX_COUNT (default 12800) contacts, each in a new database: Quarry embedded, Quarry
+# through quarry-store on a private bus (FD stream, plain D-Bus, and Direct reads of its
+# database), and Tracker 3.4's local connection on the same contacts. Writes OUT_DIR/results.tsv
+# (system, path, count, operation, µs, unit, results) and the charts (plot.gnuplot).
+set -euo pipefail
+build=$(realpath "${1:?usage: run.sh BUILD_DIR [OUT_DIR] [MAX_COUNT]}")
+here=$(dirname "$(realpath "$0")")
+out=$(realpath -m "${2:-$here/out}")
+max=${3:-12800}
+bench="$build/bench/phonebook/phonebook_bench"
+store_bin="$build/store/daemon/quarry-store"
+ontology="$here/../../ontology"
+mkdir -p "$out"
+work=$(mktemp -d "${TMPDIR:-/tmp}/phonebook.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+tsv="$out/results.tsv"
+printf 'system\tpath\tcount\top\tmicros\tunit\tresults\n' > "$tsv"
+
+peak_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
+
+run_store() {  # $1 count: quarry-store on a private bus, the bench as its client
+  local db="$work/store-$1" bus_pid store_pid address
+  mkdir -p "$db"
+  exec 3< <(dbus-daemon --session --nofork --print-address=1)
+  bus_pid=$!
+  read -r address <&3
+  export DBUS_SESSION_BUS_ADDRESS="$address"
+  "$store_bin" --bus "$address" --database "$db" --ontology "$ontology" &
+  store_pid=$!
+  for _ in $(seq 100); do
+    dbus-send --session --print-reply --dest=org.freedesktop.DBus / \
+      org.freedesktop.DBus.NameHasOwner string:org.quarry.Store1 2>/dev/null | grep -q true && break
+    sleep 0.1
+  done
+  "$bench" --count "$1" --database "$db" --path store >> "$tsv"
+  printf 'quarry\tstore_server\t%s\tstore_peak_rss_kib\t%s\tKiB\t0\n' "$1" "$(peak_kib $store_pid)" >> "$tsv"
+  kill "$store_pid"; wait "$store_pid" || true
+  kill "$bus_pid"; wait "$bus_pid" 2>/dev/null || true
+  exec 3<&-
+  unset DBUS_SESSION_BUS_ADDRESS
+}
+
+count=50
+while [ "$count" -le "$max" ]; do
+  echo "phonebook: $count contacts" >&2
+  mkdir -p "$work/embedded-$count" "$work/tracker-$count"
+  "$bench" --count "$count" --database "$work/embedded-$count" --path embedded >> "$tsv"
+  run_store "$count"
+  "$bench" --count "$count" --json "$work/contacts-$count.json"
+  /usr/bin/python3 "$here/tracker_phonebook.py" "$work/contacts-$count.json" "$work/tracker-$count" >> "$tsv"
+  rm -rf "$work/embedded-$count" "$work/store-$count" "$work/tracker-$count"
+  count=$((count * 2))
+done
+(cd "$out" && gnuplot "$here/plot.gnuplot")
+/usr/bin/python3 "$here/table.py" "$tsv" > "$out/table.md"
+echo "results: $tsv, charts and table.md in $out" >&2

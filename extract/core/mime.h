@@ -1,0 +1,22 @@
+// MIME type of a file: libmagic reads the content; the extension breaks ties when libmagic can
+// only say application/octet-stream, text/plain, application/zip or "empty" (a Markdown file
+// is text/plain to libmagic, a .docx is a zip). Content wins over a lying extension: a PDF
+// named .mp3 is application/pdf.
+// Thread-safety: any thread (each thread keeps its own libmagic handle).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "store/common/result.h"
+
+namespace quarry::extract {
+
+// The MIME type of the open regular file `fd` named `path` (used for the extension and in
+// errors). Never empty on success.
+Result<std::string> DetectMimeType(int fd, std::string_view path);
+
+// The MIME type an extension stands for ("md" → "text/markdown"), or "" when unknown.
+std::string_view MimeTypeForExtension(std::string_view lower_extension);
+
+}  // namespace quarry::extract

@@ -1,0 +1,140 @@
+#include "extract/core/serialize.h"
+
+#include <nlohmann/json.hpp>
+#include <type_traits>
+
+#include "extract/core/rdf_text.h"
+#include "extract/core/vocab.h"
+
+namespace quarry::extract {
+namespace {
+
+// The file's own triples in the layout: what links it to the element it holds.
+Description FileLinks(const FileResult& result) {
+  Description file;
+  file.AddType(vocab::Nfo("FileDataObject"));
+  file.Add(vocab::Nie("url"), result.file_url);
+  file.Add(vocab::Nie("interpretedAs"), Iri{result.element_iri});
+  return file;
+}
+
+Description ElementLinks(const FileResult& result) {
+  Description links;
+  links.Add(vocab::Nie("isStoredAs"), Iri{result.file_url});
+  links.Add(vocab::Nie("mimeType"), result.mime_type);
+  return links;
+}
+
+bool IsEmpty(const Description& description) {
+  return description.types.empty() && description.values.empty();
+}
+
+size_t TextSize(const Extraction& extraction) {
+  size_t size = 0;
+  for (const PropertyValue& value : extraction.element.values) {
+    if (const auto* text = std::get_if<std::string>(&value.value)) size += text->size();
+  }
+  return size;
+}
+
+nlohmann::ordered_json JsonValue(const Value& value) {
+  return std::visit(
+      [](const auto& v) -> nlohmann::ordered_json {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, Iri>) {
+          return {{"@id", v.value}};
+        } else if constexpr (std::is_same_v<T, DateTime>) {
+          return {{"@value", v.lexical}, {"@type", "xsd:dateTime"}};
+        } else {
+          return v;
+        }
+      },
+      value);
+}
+
+nlohmann::ordered_json JsonDescription(std::string_view iri, const Description& description,
+                                       const Description* extra) {
+  nlohmann::ordered_json json;
+  json["iri"] = iri;
+  nlohmann::ordered_json types = nlohmann::ordered_json::array();
+  for (const std::string& type : description.types) types.push_back(rdf_text::CompactIri(type));
+  json["types"] = std::move(types);
+  nlohmann::ordered_json values = nlohmann::ordered_json::object();
+  const auto add_values = [&values](const Description& from) {
+    for (const PropertyValue& property_value : from.values) {
+      values[rdf_text::CompactIri(property_value.property)].push_back(
+          JsonValue(property_value.value));
+    }
+  };
+  if (extra) add_values(*extra);
+  add_values(description);
+  json["values"] = std::move(values);
+  return json;
+}
+
+}  // namespace
+
+std::string ToSparqlUpdate(const FileResult& result) {
+  const Extraction& extraction = result.extraction;
+  std::string out;
+  out.reserve(TextSize(extraction) + 4096);
+  rdf_text::AppendPrefixes(/*sparql=*/true, out);
+  out += "DELETE DATA { ";
+  rdf_text::AppendIri(result.element_iri, out);
+  out += " a rdfs:Resource } ;\n";
+  for (const Description& related : extraction.related) {
+    if (IsEmpty(related)) continue;
+    out += "INSERT {\n";
+    rdf_text::AppendDescription(related.iri, related, nullptr, out);
+    out += "} WHERE {";
+    if (!related.types.empty()) {
+      out += " FILTER NOT EXISTS { ";
+      rdf_text::AppendIri(related.iri, out);
+      out += " a ";
+      rdf_text::AppendIri(related.types.front(), out);
+      out += " } ";
+    }
+    out += "} ;\n";
+  }
+  out += "INSERT OR REPLACE {\n";
+  rdf_text::AppendDescription(result.file_url, FileLinks(result), nullptr, out);
+  const Description element_links = ElementLinks(result);
+  rdf_text::AppendDescription(result.element_iri, extraction.element, &element_links, out);
+  out += "} WHERE {}\n";
+  return out;
+}
+
+std::string ToTurtle(const FileResult& result) {
+  const Extraction& extraction = result.extraction;
+  std::string out;
+  out.reserve(TextSize(extraction) + 4096);
+  rdf_text::AppendPrefixes(/*sparql=*/false, out);
+  out += '\n';
+  rdf_text::AppendDescription(result.file_url, FileLinks(result), nullptr, out);
+  out += '\n';
+  const Description element_links = ElementLinks(result);
+  rdf_text::AppendDescription(result.element_iri, extraction.element, &element_links, out);
+  for (const Description& related : extraction.related) {
+    if (IsEmpty(related)) continue;
+    out += '\n';
+    rdf_text::AppendDescription(related.iri, related, nullptr, out);
+  }
+  return out;
+}
+
+std::string ToJson(const FileResult& result) {
+  nlohmann::ordered_json json;
+  json["file"] = result.file_url;
+  json["mime_type"] = result.mime_type;
+  json["extractor"] = result.extraction.extractor;
+  json["element"] = JsonDescription(result.element_iri, result.extraction.element, nullptr);
+  nlohmann::ordered_json related = nlohmann::ordered_json::array();
+  for (const Description& description : result.extraction.related) {
+    related.push_back(JsonDescription(description.iri, description, nullptr));
+  }
+  json["related"] = std::move(related);
+  // Invalid UTF-8 in a tag must not make dump() throw: replace it.
+  return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace quarry::extract

@@ -1,0 +1,39 @@
+// What one file's extraction becomes: a SPARQL update in Tracker 3's resource layout, Turtle
+// or JSON. Pure functions of a FileResult; thread-safe.
+//
+// Layout (Tracker 3): the file is a nfo:FileDataObject whose IRI is its file:// URL, with
+// nie:url and nie:interpretedAs the element; the element (ElementIri of the URL) carries the
+// module's types and values plus nie:isStoredAs the file and nie:mimeType.
+#pragma once
+
+#include <string>
+
+#include "extract/core/extraction.h"
+
+namespace quarry::extract {
+
+struct FileResult {
+  std::string file_url;     // FileUrl(absolute path): the nie:DataObject's IRI
+  std::string element_iri;  // ElementIri(file_url)
+  std::string mime_type;
+  Extraction extraction;
+};
+
+// One SPARQL update request (operations separated by ';', one transaction in the store):
+//   1. DELETE DATA { <element> a rdfs:Resource }: re-extraction drops every old value of the
+//      element (Quarry's SPARQL has no variable predicates in updates, and deleting the
+//      rdfs:Resource type deletes the resource, Tracker's idiom);
+//   2. per related resource: INSERT … WHERE { FILTER NOT EXISTS { <r> a <its first type> } },
+//      so an artist named by many files is written once and keeps its first spelling;
+//   3. INSERT OR REPLACE of the file's link triples and the element.
+std::string ToSparqlUpdate(const FileResult& result);
+
+// The same triples as Turtle (file, element, related resources), with @prefix lines.
+std::string ToTurtle(const FileResult& result);
+
+// {"file", "mime_type", "extractor", "element": {"iri", "types", "values"}, "related": […]};
+// values map a prefixed property name to an array of values: strings, numbers and booleans as
+// JSON, {"@id": iri} for resources, {"@value": lexical, "@type": "xsd:dateTime"} for dates.
+std::string ToJson(const FileResult& result);
+
+}  // namespace quarry::extract

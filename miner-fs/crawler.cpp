@@ -1,0 +1,246 @@
+#include "miner-fs/crawler.h"
+
+#include <fmt/format.h>
+#include <limits.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "miner-fs/file_uri.h"
+#include "miner-fs/log.h"
+#include "miner-fs/sparql_updates.h"
+
+namespace quarry::miner {
+namespace {
+
+// Folders opened ahead through their parent's fd; beyond this, queued folders are reopened by
+// path when their turn comes, so a wide tree cannot exhaust the descriptor limit.
+constexpr size_t kMaxOpenFolders = 256;
+constexpr size_t kGitIgnoreLimit = 256 * 1024;
+
+std::string JoinPath(std::string_view folder, std::string_view name) {
+  std::string path;
+  path.reserve(folder.size() + name.size() + 1);
+  path += folder;
+  if (path.empty() || path.back() != '/') path += '/';
+  path += name;
+  return path;
+}
+
+}  // namespace
+
+struct Crawler::GitChain {
+  std::shared_ptr<const GitChain> parent;
+  std::string folder;  // where this .gitignore lives
+  GitIgnore rules;
+
+  // Innermost file first: a deeper .gitignore overrides the ones above it.
+  bool Ignores(const std::string& path, bool is_folder) const {
+    for (const GitChain* node = this; node; node = node->parent.get()) {
+      const std::string_view relative = std::string_view(path).substr(node->folder.size() + 1);
+      if (const auto verdict = node->rules.Match(relative, is_folder)) return *verdict;
+    }
+    return false;
+  }
+};
+
+bool IsValidUtf8(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    int length = lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : (lead >> 3) == 30 ? 4 : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    uint32_t code = length == 1 ? lead : lead & (0x7f >> length);
+    for (int k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xc0) != 0x80) return false;
+      code = (code << 6) | (next & 0x3f);
+    }
+    static constexpr uint32_t kMinimum[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < kMinimum[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return false;
+    i += length;
+  }
+  return true;
+}
+
+Crawler::Crawler(FileSystem& file_system, IndexStore& store, UpdateBatcher& batcher,
+                 const IgnoreRules& rules, MimeDetector& mime)
+    : file_system_(file_system), store_(store), batcher_(batcher), rules_(rules), mime_(mime) {}
+
+Result<void> Crawler::AddRoot(const IndexRoot& root) {
+  const std::string path = root.path.string();
+  const std::string uri = FileUri(path);
+  auto entry = file_system_.Stat(path);
+  QUARRY_ASSIGN_OR_RETURN(const auto known, store_.Lookup(uri));
+  if (!entry || entry->kind != RawKind::kFolder) {
+    // A root that is gone (or is no folder): what the store held for it goes too.
+    if (known) QUARRY_TRY(batcher_.Add(DeleteResource(known->iri, uri, known->kind)));
+    if (!entry && entry.error().code() != Errc::kNotFound) LogOnce(path, entry.error().message());
+    return Ok();
+  }
+  Item item{nullptr, path, uri, known ? known->iri : NewResourceIri(), !known, root.recursive, nullptr};
+  if (!known) {
+    const FileFacts facts{item.iri, uri, root.path.filename().string(), EntryKind::kFolder,
+                          entry->size, entry->mtime_us, entry->created_us, "", ""};
+    QUARRY_TRY(batcher_.Add(InsertResource(facts)));
+  } else if (known->mtime_us != entry->mtime_us) {
+    const FileFacts facts{item.iri, uri, root.path.filename().string(), EntryKind::kFolder,
+                          entry->size, entry->mtime_us, entry->created_us, "", ""};
+    QUARRY_TRY(batcher_.Add(UpdateResource(facts)));
+  }
+  queue_.push_back(std::move(item));
+  return Ok();
+}
+
+void Crawler::AddFolder(std::string path, std::string iri, bool recursive, bool is_new) {
+  std::string uri = FileUri(path);
+  queue_.push_back(Item{nullptr, std::move(path), std::move(uri), std::move(iri), is_new, recursive, nullptr});
+}
+
+Result<bool> Crawler::Step() {
+  if (queue_.empty()) return false;
+  Item item = std::move(queue_.front());
+  queue_.pop_front();
+  if (item.folder) --open_folders_;
+  current_ = item.path;
+  auto processed = Process(item);
+  if (queue_.empty()) visited_.clear();  // the next crawl may see the same folders again
+  if (!processed) return std::move(processed).error();
+  return true;
+}
+
+Result<void> Crawler::Process(Item& item) {
+  if (!item.folder) {
+    auto opened = file_system_.OpenFolder(item.path);
+    if (!opened) {
+      // Gone since it was queued: its parent's next diff removes it from the store.
+      if (opened.error().code() != Errc::kNotFound) LogOnce(item.path, opened.error().message());
+      ++stats_.skipped;
+      return Ok();
+    }
+    item.folder = std::move(*opened);
+  }
+  const FolderId id = item.folder->id();
+  if (!visited_.emplace(id.device, id.inode).second) {
+    LogOnce(item.path, "folder reached twice (bind mount or loop); skipped");
+    return Ok();
+  }
+  auto entries = item.folder->List();
+  if (!entries) {
+    if (entries.error().code() != Errc::kNotFound) LogOnce(item.path, entries.error().message());
+    ++stats_.skipped;
+    return Ok();
+  }
+  ++stats_.folders;
+  // A folder holding a marker stays a resource of its parent, but its content is not indexed
+  // (and what the store held of it goes); it is not watched either.
+  const bool is_marked = std::any_of(entries->begin(), entries->end(), [&](const RawEntry& entry) {
+    return entry.kind == RawKind::kFile && rules_.IsMarker(entry.name);
+  });
+  if (!is_marked && on_folder_) on_folder_(item.path, item.iri, item.recursive);
+  const std::vector<DiskChild> disk = is_marked ? std::vector<DiskChild>() : Listing(item, *entries);
+  KnownChildren known;
+  if (!item.is_new) {
+    Result<KnownChildren> children = store_.Children(item.iri);
+    if (!children.ok()) return children.error();
+    known.swap(*children);  // swap, not a move out of the Result: GCC 12 -O2 misreads the latter
+  }
+  const FolderChanges changes = DiffFolder(known, disk);
+  return Write(item, changes);
+}
+
+std::vector<DiskChild> Crawler::Listing(Item& item, const std::vector<RawEntry>& entries) {
+  if (rules_.honour_gitignore()) {
+    for (const RawEntry& entry : entries) {
+      if (entry.name != ".gitignore" || entry.kind != RawKind::kFile) continue;
+      auto text = item.folder->ReadFile(entry.name, kGitIgnoreLimit);
+      if (!text) continue;
+      item.git = std::make_shared<const GitChain>(GitChain{item.git, item.path, GitIgnore::Parse(*text)});
+    }
+  }
+  std::vector<DiskChild> disk;
+  disk.reserve(entries.size());
+  for (const RawEntry& entry : entries) {
+    if (!Admit(item, entry)) continue;
+    const EntryKind kind = entry.kind == RawKind::kFolder ? EntryKind::kFolder : EntryKind::kFile;
+    if (kind == EntryKind::kFile) ++stats_.files;
+    disk.push_back({entry.name, kind, entry.mtime_us, entry.size, entry.created_us});
+  }
+  return disk;
+}
+
+bool Crawler::Admit(const Item& item, const RawEntry& entry) {
+  // Symlinks are not followed (no loops, no escaping the indexed trees); devices, sockets and
+  // FIFOs hold nothing to index.
+  if (entry.kind == RawKind::kSymlink || entry.kind == RawKind::kOther) {
+    if (entry.error == 0 || entry.error == ENOENT) return false;
+    LogOnce(JoinPath(item.path, entry.name), std::strerror(entry.error));
+    ++stats_.skipped;
+    return false;
+  }
+  const bool is_folder = entry.kind == RawKind::kFolder;
+  const bool needs_path = rules_.needs_path(is_folder) || item.git;
+  const std::string path = needs_path ? JoinPath(item.path, entry.name) : std::string();
+  if (is_folder ? rules_.IgnoresFolder(entry.name, path) : rules_.IgnoresFile(entry.name, path)) {
+    return false;
+  }
+  if (item.git && item.git->Ignores(path, is_folder)) return false;
+  if (!IsValidUtf8(entry.name)) {
+    LogOnce(JoinPath(item.path, entry.name), "name is not UTF-8; skipped");
+    ++stats_.skipped;
+    return false;
+  }
+  if (item.path.size() + 1 + entry.name.size() >= PATH_MAX) {
+    LogOnce(JoinPath(item.path, entry.name), "path reaches PATH_MAX; skipped");
+    ++stats_.skipped;
+    return false;
+  }
+  return true;
+}
+
+Result<void> Crawler::Write(Item& item, const FolderChanges& changes) {
+  for (const auto& [name, record] : changes.deleted) {
+    ++stats_.deleted;
+    QUARRY_TRY(batcher_.Add(DeleteResource(record->iri, ChildUri(item.uri, name), record->kind)));
+  }
+  for (const DiskChild* child : changes.created) {
+    ++stats_.created;
+    const bool is_file = child->kind == EntryKind::kFile;
+    FileFacts facts{NewResourceIri(), ChildUri(item.uri, child->name), child->name, child->kind,
+                    child->size, child->mtime_us, child->created_us, "", item.iri};
+    if (is_file) facts.mime_type = mime_.Detect(child->name, item.path);
+    QUARRY_TRY(batcher_.Add(InsertResource(facts), is_file ? std::optional(facts.uri) : std::nullopt));
+    if (!is_file) Queue(item, *child, facts.iri, true);
+  }
+  for (const auto& [child, record] : changes.changed) {
+    ++stats_.changed;
+    const bool is_file = child->kind == EntryKind::kFile;
+    FileFacts facts{record->iri, ChildUri(item.uri, child->name), child->name, child->kind,
+                    child->size, child->mtime_us, child->created_us, "", item.iri};
+    if (is_file) facts.mime_type = mime_.Detect(child->name, item.path);
+    QUARRY_TRY(batcher_.Add(UpdateResource(facts), is_file ? std::optional(facts.uri) : std::nullopt));
+  }
+  for (const auto& [child, record] : changes.descend) Queue(item, *child, record->iri, false);
+  return Ok();
+}
+
+void Crawler::Queue(Item& parent, const DiskChild& child, std::string iri, bool is_new) {
+  if (!parent.recursive) return;
+  Item item{nullptr, JoinPath(parent.path, child.name), ChildUri(parent.uri, child.name),
+            std::move(iri), is_new, true, parent.git};
+  if (open_folders_ < kMaxOpenFolders) {
+    auto opened = parent.folder->OpenChild(child.name);
+    if (opened) {
+      item.folder = std::move(*opened);
+      ++open_folders_;
+    }
+  }
+  queue_.push_back(std::move(item));
+}
+
+void Crawler::LogOnce(const std::string& path, std::string_view reason) {
+  if (!logged_.insert(path).second) return;
+  LogWarning(fmt::format("{}: {}", path, reason));
+}
+
+}  // namespace quarry::miner

@@ -1,0 +1,100 @@
+// Crawler: brings the store in step with index roots, one folder per Step() so the miner's loop
+// can pause, throttle and serve the monitor between folders (issue 5 "Crawl and decide").
+//
+// Breadth-first; each folder is opened relative to its parent's fd (openat) and its entries
+// stat'ed relative to it, so no path is rebuilt per file; a path string is built per folder
+// (for the monitor and URIs) and per new or changed file only. For each folder, one query for
+// the children the store knows (IndexStore::Children), DiffFolder against the listing, and the
+// resulting writes queued on the UpdateBatcher. A vanished or unreadable folder or file, a
+// folder reached twice (bind mount loop), a name that is not UTF-8 and a path at PATH_MAX are
+// logged once and skipped; symlinks are never followed.
+// Thread-safety: the miner thread only.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_set>
+
+#include "miner-fs/config.h"
+#include "miner-fs/file_system.h"
+#include "miner-fs/folder_diff.h"
+#include "miner-fs/ignore_rules.h"
+#include "miner-fs/index_store.h"
+#include "miner-fs/mime_types.h"
+#include "miner-fs/update_batcher.h"
+
+namespace quarry::miner {
+
+struct CrawlStats {
+  uint64_t folders = 0;    // folders listed
+  uint64_t files = 0;      // files seen on disk (after the ignore rules)
+  uint64_t created = 0;
+  uint64_t changed = 0;
+  uint64_t deleted = 0;
+  uint64_t skipped = 0;    // entries left out for a problem (logged once each)
+};
+
+class Crawler {
+ public:
+  // Called for every folder that is indexed (to watch it): its path, resource IRI, and whether
+  // its sub-folders are indexed too.
+  using FolderListener =
+      std::function<void(const std::string& path, const std::string& iri, bool recursive)>;
+
+  Crawler(FileSystem& file_system, IndexStore& store, UpdateBatcher& batcher,
+          const IgnoreRules& rules, MimeDetector& mime);
+
+  // Queues `root` (its folder resource is looked up or created now).
+  Result<void> AddRoot(const IndexRoot& root);
+  // Queues one folder below a root whose resource `iri` exists or is queued for writing
+  // (`is_new`: the store knows none of its children yet). The monitor's re-crawls.
+  void AddFolder(std::string path, std::string iri, bool recursive, bool is_new = false);
+  // Processes one folder; false when nothing is queued. An error means the store failed.
+  Result<bool> Step();
+  bool idle() const { return queue_.empty(); }
+  size_t queued() const { return queue_.size(); }
+  const CrawlStats& stats() const { return stats_; }
+  void SetFolderListener(FolderListener listener) { on_folder_ = std::move(listener); }
+  const std::string& current_folder() const { return current_; }
+
+ private:
+  struct GitChain;
+  struct Item {
+    std::unique_ptr<Folder> folder;  // opened through the parent's fd; null: open by path
+    std::string path;
+    std::string uri;
+    std::string iri;
+    bool is_new = false;
+    bool recursive = true;
+    std::shared_ptr<const GitChain> git;  // the .gitignore files above and in this folder
+  };
+
+  Result<void> Process(Item& item);
+  std::vector<DiskChild> Listing(Item& item, const std::vector<RawEntry>& entries);
+  bool Admit(const Item& item, const RawEntry& entry);
+  Result<void> Write(Item& item, const FolderChanges& changes);
+  void Queue(Item& parent, const DiskChild& child, std::string iri, bool is_new);
+  void LogOnce(const std::string& path, std::string_view reason);
+
+  FileSystem& file_system_;
+  IndexStore& store_;
+  UpdateBatcher& batcher_;
+  const IgnoreRules& rules_;
+  MimeDetector& mime_;
+  std::deque<Item> queue_;
+  std::set<std::pair<uint64_t, uint64_t>> visited_;
+  std::unordered_set<std::string> logged_;
+  size_t open_folders_ = 0;
+  CrawlStats stats_;
+  FolderListener on_folder_;
+  std::string current_;
+};
+
+// True when `text` is valid UTF-8 (no overlongs, no surrogates).
+bool IsValidUtf8(std::string_view text);
+
+}  // namespace quarry::miner

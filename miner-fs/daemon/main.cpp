@@ -1,0 +1,116 @@
+// quarry-miner-fs: keeps the store in step with the indexed folders (issue 5) and reports on
+// org.quarry.Miner.Files. Runs at idle CPU and I/O priority: indexing must never be what the
+// user feels after login.
+#include <fmt/format.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "miner-fs/config.h"
+#include "miner-fs/index_store.h"
+#include "miner-fs/log.h"
+#include "miner-fs/miner.h"
+#include "miner-fs/miner_adaptor.h"
+#include "store/common/unique_fd.h"
+
+namespace {
+
+using namespace quarry::miner;
+
+// SCHED_IDLE, nice 19 and the idle I/O class (ioprio_set has no glibc wrapper).
+void LowerPriority() {
+  const sched_param param{};
+  if (::sched_setscheduler(0, SCHED_IDLE, &param) != 0) (void)::setpriority(PRIO_PROCESS, 0, 19);
+  constexpr int kIoprioClassIdle = 3;
+  constexpr int kIoprioClassShift = 13;
+  constexpr int kIoprioWhoProcess = 1;
+  (void)::syscall(SYS_ioprio_set, kIoprioWhoProcess, 0, kIoprioClassIdle << kIoprioClassShift);
+}
+
+// Waits for quarry-store on the bus (it may start after us); nullptr when stopped first.
+std::unique_ptr<quarry::Connection> ConnectStore(const std::string& address, int stop_fd) {
+  for (bool is_first = true;; is_first = false) {
+    auto connection = quarry::Connection::Bus({std::string(quarry::kStoreBusName), address});
+    if (connection) return std::move(*connection);
+    if (is_first) LogWarning(fmt::format("waiting for the store: {}", connection.error().ToString()));
+    pollfd watched{stop_fd, POLLIN, 0};
+    if (::poll(&watched, 1, 1000) > 0) return nullptr;
+  }
+}
+
+int Run(MinerOptions options, const std::string& bus_address) {
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);  // inherited by the bus thread
+  const quarry::UniqueFd stop_fd(::signalfd(-1, &stop_signals, SFD_CLOEXEC | SFD_NONBLOCK));
+  LowerPriority();
+  std::unique_ptr<quarry::Connection> connection = ConnectStore(bus_address, stop_fd.get());
+  if (!connection) return 0;
+  ConnectionIndexStore store(*connection);
+  PosixFileSystem file_system;
+  PendingExtraction extraction;
+  MinerStatus status;
+  auto miner = Miner::Create(std::move(options), store, file_system, extraction, status);
+  if (!miner) {
+    LogWarning(miner.error().ToString());
+    return 1;
+  }
+  auto service = MinerService::Start(bus_address, status, **miner);
+  if (!service) {
+    LogWarning(service.error().ToString());
+    return 1;
+  }
+  auto ran = (*miner)->Run(stop_fd.get());
+  if (!ran) {
+    LogWarning(ran.error().ToString());
+    return 1;
+  }
+  LogInfo("stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"quarry-miner-fs: indexes files into the Quarry store (D-Bus name org.quarry.Miner.Files)"};
+  std::string bus_address;
+  if (const char* address = std::getenv("DBUS_SESSION_BUS_ADDRESS")) bus_address = address;
+  std::string config_file = DefaultConfigFile().string();
+  std::vector<std::string> folders;
+  bool once = false;
+  app.add_option("--bus", bus_address, "D-Bus address (default: $DBUS_SESSION_BUS_ADDRESS)");
+  app.add_option("--config", config_file, "configuration file (default: $XDG_CONFIG_HOME/quarry/quarry.toml)");
+  app.add_option("--folder", folders, "index these folders recursively instead of the configured ones");
+  app.add_flag("--once", once, "stop once the first crawl is written, without monitoring");
+  CLI11_PARSE(app, argc, argv);
+
+  const UserDirs dirs = UserDirs::FromEnvironment();
+  auto loaded = LoadConfig(config_file, dirs);
+  if (!loaded) {
+    LogWarning(loaded.error().ToString());
+    return 1;
+  }
+  for (const std::string& warning : loaded->warnings) LogWarning(fmt::format("{}: {}", config_file, warning));
+  MinerOptions options{std::move(loaded->config), config_file};
+  if (!folders.empty()) {
+    options.config.roots.clear();
+    for (const std::string& folder : folders) {
+      options.config.roots.push_back({NormalizeFolder(folder), true});
+    }
+    options.config_file.clear();  // the command line wins over reloads
+  }
+  options.exit_when_idle = once;
+  return Run(std::move(options), bus_address);
+}

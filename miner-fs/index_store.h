@@ -1,0 +1,39 @@
+// IndexStore: what miner-fs needs from the store — the known children of one folder (one
+// query through the indexed nfo:belongsToContainer), one resource by URL, and a list of
+// updates applied in one transaction (BatchSparqlUpdate with source=miner on the bus).
+// ConnectionIndexStore implements it over a quarry::Connection: Bus() in the daemon, Open()
+// (embedded) in tests that need no bus.
+// Thread-safety: one thread at a time (the Connection's rule).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "miner-fs/folder_diff.h"
+#include "quarry/connection.h"
+#include "quarry/result.h"
+
+namespace quarry::miner {
+
+class IndexStore {
+ public:
+  virtual ~IndexStore() = default;
+  virtual Result<KnownChildren> Children(const std::string& folder_iri) = 0;
+  virtual Result<std::optional<KnownChild>> Lookup(const std::string& uri) = 0;
+  virtual Result<void> Apply(const std::vector<std::string>& updates) = 0;
+};
+
+class ConnectionIndexStore final : public IndexStore {
+ public:
+  // `connection` must outlive this; its update source is set to "miner".
+  explicit ConnectionIndexStore(Connection& connection);
+  Result<KnownChildren> Children(const std::string& folder_iri) override;
+  Result<std::optional<KnownChild>> Lookup(const std::string& uri) override;
+  Result<void> Apply(const std::vector<std::string>& updates) override;
+
+ private:
+  Connection& connection_;
+};
+
+}  // namespace quarry::miner

@@ -1,0 +1,329 @@
+#include "miner-fs/miner.h"
+
+#include <fmt/format.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+
+#include <algorithm>
+
+#include "miner-fs/file_uri.h"
+#include "miner-fs/log.h"
+#include "miner-fs/sparql_updates.h"
+
+namespace quarry::miner {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::chrono::milliseconds kStatusTick{250};
+constexpr std::chrono::milliseconds kStoreRetry{1000};
+// One turn crawls folders for about this long before looking at events again.
+constexpr std::chrono::milliseconds kCrawlSlice{20};
+
+std::string ParentPath(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string BaseName(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+bool IsUpdateFault(const Error& error) {
+  return error.code() == Errc::kConstraint || error.code() == Errc::kParse;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Miner>> Miner::Create(MinerOptions options, IndexStore& store,
+                                             FileSystem& file_system,
+                                             PendingExtraction& extraction, MinerStatus& status) {
+  QUARRY_ASSIGN_OR_RETURN(InotifyMonitor monitor, InotifyMonitor::Create());
+  return std::unique_ptr<Miner>(new Miner(std::move(options), store, file_system, extraction,
+                                          status, std::move(monitor)));
+}
+
+Miner::Miner(MinerOptions options, IndexStore& store, FileSystem& file_system,
+             PendingExtraction& extraction, MinerStatus& status, InotifyMonitor monitor)
+    : options_(std::move(options)),
+      store_(store),
+      file_system_(file_system),
+      extraction_(extraction),
+      status_(status),
+      monitor_(std::move(monitor)),
+      batcher_(store, extraction, static_cast<size_t>(options_.config.batch_files),
+               options_.config.batch_time),
+      coalescer_(options_.config.quiet_period),
+      wake_fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
+  rules_ = std::make_unique<IgnoreRules>(options_.config);
+  crawler_ = std::make_unique<Crawler>(file_system_, store_, batcher_, *rules_, mime_);
+  crawler_->SetFolderListener([this](const std::string& path, const std::string& iri, bool recursive) {
+    OnFolder(path, iri, recursive);
+  });
+}
+
+Miner::~Miner() = default;
+
+void Miner::RequestReload() {
+  {
+    const std::lock_guard lock(requests_mutex_);
+    reload_requested_ = true;
+  }
+  const uint64_t one = 1;
+  (void)!::write(wake_fd_.get(), &one, sizeof(one));
+}
+
+void Miner::RequestIndexFile(std::string path) {
+  {
+    const std::lock_guard lock(requests_mutex_);
+    files_requested_.push_back(std::move(path));
+  }
+  const uint64_t one = 1;
+  (void)!::write(wake_fd_.get(), &one, sizeof(one));
+}
+
+void Miner::StartFullCrawl() {
+  pending_roots_.assign(options_.config.roots.begin(), options_.config.roots.end());
+  std::stable_sort(pending_roots_.begin(), pending_roots_.end(), [](const auto& a, const auto& b) {
+    return a.path.string().size() < b.path.string().size();
+  });
+  crawl_started_ = Clock::now();
+  crawled_folders_at_start_ = crawler_->stats().folders;
+}
+
+Result<void> Miner::Run(int stop_fd) {
+  StartFullCrawl();
+  for (;;) {
+    pollfd fds[3] = {{stop_fd, POLLIN, 0}, {monitor_.fd(), POLLIN, 0}, {wake_fd_.get(), POLLIN, 0}};
+    const int ready = ::poll(fds, 3, static_cast<int>(Timeout().count()));
+    if (ready < 0 && errno != EINTR) return Error(Errc::kIo, "poll failed");
+    if (fds[0].revents & POLLIN) break;
+    if (fds[2].revents & POLLIN) {
+      uint64_t count = 0;
+      (void)!::read(wake_fd_.get(), &count, sizeof(count));
+    }
+    if (fds[1].revents & POLLIN) ReadMonitor();
+    auto turned = Turn();
+    if (!turned) {
+      // The store cannot be reached: keep what is queued, retry, then re-crawl everything.
+      if (!store_failed_) LogWarning(fmt::format("store unavailable: {}", turned.error().ToString()));
+      status_.AddError(turned.error().ToString());
+      store_failed_ = true;
+    }
+    PublishStatus();
+    const bool is_idle = crawler_->idle() && pending_roots_.empty() && coalescer_.empty() &&
+                         batcher_.pending() == 0 && !store_failed_;
+    if (options_.exit_when_idle && is_idle) break;
+  }
+  if (auto flushed = batcher_.Flush(); !flushed) {
+    LogWarning(fmt::format("last batch not written: {}", flushed.error().ToString()));
+  }
+  return Ok();
+}
+
+std::chrono::milliseconds Miner::Timeout() const {
+  if (store_failed_) return kStoreRetry;
+  const bool is_crawling = !crawler_->idle() || !pending_roots_.empty();
+  if (is_crawling && !status_.paused()) {
+    return std::chrono::milliseconds(options_.config.throttle_level);  // 0 = full speed
+  }
+  const auto now = Clock::now();
+  auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::minutes(1));
+  const auto consider = [&](std::optional<Clock::time_point> when) {
+    if (!when) return;
+    wait = std::min(wait, std::max(std::chrono::milliseconds(0),
+                                   std::chrono::duration_cast<std::chrono::milliseconds>(*when - now) +
+                                       std::chrono::milliseconds(1)));
+  };
+  consider(coalescer_.NextDue());
+  consider(batcher_.due());
+  if (!unwatched_.empty()) consider(next_fallback_crawl_);
+  if (is_crawling) wait = std::min(wait, kStatusTick);  // paused: keep the status fresh
+  return wait;
+}
+
+Result<void> Miner::Turn() {
+  if (store_failed_) {
+    QUARRY_TRY(batcher_.Flush());  // fails again while the store is away
+    LogInfo("store reachable again; re-crawling to catch up");
+    store_failed_ = false;
+    StartFullCrawl();
+  }
+  QUARRY_TRY(HandleRequests());
+  CheckPower();
+  if (status_.paused()) return Ok();
+  const auto now = Clock::now();
+  if (monitor_.TakeOverflow()) {
+    LogWarning("inotify queue overflowed; re-crawling the indexed folders");
+    StartFullCrawl();
+  }
+  QUARRY_TRY(ApplyActions(coalescer_.TakeReady(now)));
+  if (!unwatched_.empty() && now >= next_fallback_crawl_) {
+    for (const std::string& path : unwatched_) {
+      if (const auto folder = folders_.find(path); folder != folders_.end()) {
+        crawler_->AddFolder(path, folder->second.iri, false);
+      }
+    }
+    next_fallback_crawl_ = now + options_.fallback_crawl_interval;
+  }
+  QUARRY_TRY(CrawlTurn());
+  return batcher_.FlushIfDue(Clock::now());
+}
+
+Result<void> Miner::CrawlTurn() {
+  const auto slice_end = Clock::now() + kCrawlSlice;
+  do {
+    if (crawler_->idle()) {
+      if (pending_roots_.empty()) return Ok();
+      // The previous root's writes go first: the next root may be its child.
+      QUARRY_TRY(batcher_.Flush());
+      const IndexRoot root = pending_roots_.front();
+      pending_roots_.pop_front();
+      QUARRY_TRY(crawler_->AddRoot(root));
+      continue;
+    }
+    QUARRY_ASSIGN_OR_RETURN(const bool stepped, crawler_->Step());
+    (void)stepped;
+    if (options_.config.throttle_level > 0) break;  // one folder per turn, then the poll timeout
+  } while (Clock::now() < slice_end);
+  if (crawler_->idle() && pending_roots_.empty()) {
+    QUARRY_TRY(batcher_.Flush());
+    LogInfo(fmt::format("crawl done: {} folders, {} files, {} created, {} changed, {} deleted",
+                        crawler_->stats().folders, crawler_->stats().files,
+                        crawler_->stats().created, crawler_->stats().changed,
+                        crawler_->stats().deleted));
+  }
+  return Ok();
+}
+
+void Miner::OnFolder(const std::string& path, const std::string& iri, bool recursive) {
+  folders_[path] = {iri, recursive};
+  if (unwatched_.contains(path)) return;
+  auto watched = monitor_.Watch(path);
+  if (watched) return;
+  if (watched.error().code() == Errc::kNoSpace) {
+    if (unwatched_.empty()) {
+      LogWarning("inotify watch limit reached; folders beyond it are crawled periodically");
+      next_fallback_crawl_ = Clock::now() + options_.fallback_crawl_interval;
+    }
+    unwatched_.insert(path);
+    return;
+  }
+  if (watched.error().code() != Errc::kNotFound) LogWarning(watched.error().ToString());
+}
+
+void Miner::ReadMonitor() {
+  std::vector<FsEvent> events;
+  if (auto read = monitor_.Read(events); !read) {
+    LogWarning(read.error().ToString());
+    return;
+  }
+  const auto now = Clock::now();
+  for (const FsEvent& event : events) coalescer_.Add(event, now);
+  coalescer_.EndOfRead();
+}
+
+const Miner::WatchedFolder* Miner::Parent(const std::string& path) const {
+  const auto found = folders_.find(ParentPath(path));
+  return found == folders_.end() ? nullptr : &found->second;
+}
+
+bool Miner::Ignores(const std::string& path, bool is_folder) const {
+  const std::string name = BaseName(path);
+  return is_folder ? rules_->IgnoresFolder(name, path) : rules_->IgnoresFile(name, path);
+}
+
+Result<void> Miner::ApplyActions(std::vector<FsAction> actions) {
+  if (actions.empty()) return Ok();
+  // Lookups below must see every earlier write.
+  QUARRY_TRY(batcher_.Flush());
+  for (const FsAction& action : actions) {
+    Result<void> applied = Ok();
+    if (action.kind == ActionKind::kIndex) applied = ApplyIndex(action.path);
+    if (action.kind == ActionKind::kDelete) applied = ApplyDelete(action.path);
+    if (action.kind == ActionKind::kMove) applied = ApplyMove(action.old_path, action.path);
+    if (!applied) {
+      if (!IsUpdateFault(applied.error())) return applied;
+      LogWarning(applied.error().ToString());
+    }
+  }
+  return batcher_.Flush();
+}
+
+Result<void> Miner::ApplyIndex(const std::string& path) {
+  const WatchedFolder* parent = Parent(path);
+  if (!parent) return Ok();  // not inside an indexed folder
+  auto entry = file_system_.Stat(path);
+  if (!entry) return entry.error().code() == Errc::kNotFound ? ApplyDelete(path) : Ok();
+  if (entry->kind != RawKind::kFile && entry->kind != RawKind::kFolder) return Ok();
+  const bool is_folder = entry->kind == RawKind::kFolder;
+  const std::string parent_path = ParentPath(path);
+  if (!is_folder && rules_->IsMarker(entry->name)) {
+    // A marker appeared: the folder's content goes out of the index (the crawler removes it).
+    const std::string parent_iri = parent->iri;
+    monitor_.Unwatch(parent_path);
+    folders_.erase(parent_path);
+    crawler_->AddFolder(parent_path, parent_iri, false);
+    return Ok();
+  }
+  if (Ignores(path, is_folder) || !IsValidUtf8(entry->name)) return Ok();
+  const std::string uri = FileUri(path);
+  QUARRY_ASSIGN_OR_RETURN(const auto known, store_.Lookup(uri));
+  const EntryKind kind = is_folder ? EntryKind::kFolder : EntryKind::kFile;
+  if (known && known->kind != kind) QUARRY_TRY(batcher_.Add(DeleteResource(known->iri, uri, known->kind)));
+  const bool is_known = known && known->kind == kind;
+  if (is_known && known->mtime_us == entry->mtime_us && known->size == entry->size) return Ok();
+  FileFacts facts{is_known ? known->iri : NewResourceIri(), uri, entry->name, kind, entry->size,
+                  entry->mtime_us, entry->created_us, "", parent->iri};
+  if (!is_folder) facts.mime_type = mime_.Detect(entry->name, parent_path);
+  const std::optional<std::string> extract = is_folder ? std::nullopt : std::optional(uri);
+  QUARRY_TRY(batcher_.Add(is_known ? UpdateResource(facts) : InsertResource(facts), extract));
+  if (is_folder && !is_known && parent->recursive) crawler_->AddFolder(path, facts.iri, true, true);
+  return Ok();
+}
+
+Result<void> Miner::ApplyDelete(const std::string& path) {
+  const std::string uri = FileUri(path);
+  QUARRY_ASSIGN_OR_RETURN(const auto known, store_.Lookup(uri));
+  if (known) QUARRY_TRY(batcher_.Add(DeleteResource(known->iri, uri, known->kind)));
+  if (known && known->kind == EntryKind::kFolder) {
+    monitor_.Unwatch(path);
+    const std::string prefix = path + "/";
+    std::erase_if(folders_, [&](const auto& item) {
+      return item.first == path || item.first.starts_with(prefix);
+    });
+    std::erase_if(unwatched_, [&](const std::string& item) {
+      return item == path || item.starts_with(prefix);
+    });
+  }
+  extraction_.Forget(uri);
+  return Ok();
+}
+
+Result<void> Miner::ApplyMove(const std::string& old_path, const std::string& new_path) {
+  const WatchedFolder* parent = Parent(new_path);
+  const std::string old_uri = FileUri(old_path);
+  QUARRY_ASSIGN_OR_RETURN(const auto known, store_.Lookup(old_uri));
+  const bool is_folder = known && known->kind == EntryKind::kFolder;
+  if (!known || !parent || Ignores(new_path, is_folder) || !IsValidUtf8(BaseName(new_path))) {
+    // Not indexed before, or moved out of the indexed trees: a delete and a create.
+    QUARRY_TRY(ApplyDelete(old_path));
+    return ApplyIndex(new_path);
+  }
+  FileFacts to{known->iri, FileUri(new_path), BaseName(new_path), known->kind, 0, 0, 0, "", parent->iri};
+  QUARRY_TRY(batcher_.Add(MoveResource(known->iri, old_uri, to)));
+  if (is_folder) {
+    monitor_.Rename(old_path, new_path);
+    std::vector<std::pair<std::string, WatchedFolder>> moved;
+    const std::string prefix = old_path + "/";
+    for (auto it = folders_.begin(); it != folders_.end();) {
+      if (it->first != old_path && !it->first.starts_with(prefix)) {
+        ++it;
+        continue;
+      }
+      moved.emplace_back(new_path + it->first.substr(old_path.size()), it->second);
+      it = folders_.erase(it);
+    }
+    for (auto& [path, folder] : moved) folders_[std::move(path)] = std::move(folder);
+  }
+  return Ok();
+}
+
+}  // namespace quarry::miner

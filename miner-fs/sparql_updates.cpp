@@ -1,0 +1,109 @@
+#include "miner-fs/sparql_updates.h"
+
+#include <fmt/format.h>
+
+#include <random>
+
+#include "miner-fs/file_uri.h"
+#include "store/common/datetime.h"
+
+namespace quarry::miner {
+
+std::string NewResourceIri() {
+  thread_local std::mt19937_64 generator{std::random_device{}()};
+  return fmt::format("urn:quarry:file:{:016x}{:016x}", generator(), generator());
+}
+
+std::string DateTimeLiteral(int64_t micros) {
+  auto stored = EncodeUnixMicros(micros);
+  // Outside years 0000-9999 (a corrupt mtime): clamp to the epoch rather than fail the batch.
+  if (!stored) stored = EncodeUnixMicros(0);
+  return DecodeDateTime(*stored);
+}
+
+Result<int64_t> ParseDateTime(std::string_view lexical) {
+  QUARRY_ASSIGN_OR_RETURN(const std::string stored, EncodeDateTime(lexical));
+  return UnixMicros(stored);
+}
+
+namespace {
+
+std::string Facts(const FileFacts& facts) {
+  std::string text = fmt::format(
+      " ; nie:url {} ; nfo:fileName {} ; nfo:fileLastModified \"{}\"^^xsd:dateTime ; "
+      "nfo:fileSize {}",
+      SparqlString(facts.uri), SparqlString(facts.name), DateTimeLiteral(facts.mtime_us),
+      facts.size);
+  if (facts.created_us != 0) {
+    text += fmt::format(" ; nfo:fileCreated \"{}\"^^xsd:dateTime", DateTimeLiteral(facts.created_us));
+  }
+  if (!facts.mime_type.empty()) text += " ; nie:mimeType " + SparqlString(facts.mime_type);
+  if (!facts.parent_iri.empty()) text += fmt::format(" ; nfo:belongsToContainer <{}>", facts.parent_iri);
+  return text;
+}
+
+// A file is also its own nie:InformationElement (33-nfo.ontology: one resource per file) so
+// that nie:mimeType fits its domain; a folder is an nfo:Folder, itself an information element.
+std::string_view Types(EntryKind kind) {
+  return kind == EntryKind::kFolder ? "nfo:FileDataObject, nfo:Folder"
+                                    : "nfo:FileDataObject, nie:InformationElement";
+}
+
+std::string UnderPrefix(std::string_view uri) {
+  std::string prefix(uri);
+  if (prefix.empty() || prefix.back() != '/') prefix += '/';
+  return prefix;
+}
+
+}  // namespace
+
+std::string InsertResource(const FileFacts& facts) {
+  return fmt::format("INSERT DATA {{ <{}> a {}{} }}", facts.iri, Types(facts.kind), Facts(facts));
+}
+
+std::string UpdateResource(const FileFacts& facts) {
+  return fmt::format("INSERT OR REPLACE {{ <{}> a {}{} }} WHERE {{}}", facts.iri, Types(facts.kind),
+                     Facts(facts));
+}
+
+std::string DeleteResource(std::string_view iri, std::string_view uri, EntryKind kind) {
+  std::string text;
+  if (kind == EntryKind::kFolder) {
+    text = fmt::format(
+        "DELETE {{ ?r a rdfs:Resource }} WHERE {{ ?r nie:url ?u FILTER(STRSTARTS(?u, {})) }} ; ",
+        SparqlString(UnderPrefix(uri)));
+  }
+  return text + fmt::format("DELETE DATA {{ <{}> a rdfs:Resource }}", iri);
+}
+
+std::string MoveResource(std::string_view iri, std::string_view old_uri, const FileFacts& to) {
+  std::string text;
+  if (to.kind == EntryKind::kFolder) {
+    const std::string old_prefix = SparqlString(UnderPrefix(old_uri));
+    text = fmt::format(
+        "DELETE {{ ?r nie:url ?u }} INSERT {{ ?r nie:url ?moved }} WHERE {{ ?r nie:url ?u "
+        "FILTER(STRSTARTS(?u, {0})) BIND(CONCAT({1}, STRAFTER(?u, {0})) AS ?moved) }} ; ",
+        old_prefix, SparqlString(UnderPrefix(to.uri)));
+  }
+  text += fmt::format("INSERT OR REPLACE {{ <{}> nie:url {} ; nfo:fileName {}", iri,
+                      SparqlString(to.uri), SparqlString(to.name));
+  if (!to.parent_iri.empty()) text += fmt::format(" ; nfo:belongsToContainer <{}>", to.parent_iri);
+  return text + " } WHERE {}";
+}
+
+std::string KnownChildrenQuery(std::string_view folder_iri) {
+  return fmt::format(
+      "SELECT ?name ?r ?mtime ?size (EXISTS {{ ?r a nfo:Folder }} AS ?folder) {{ "
+      "?r nfo:belongsToContainer <{}> ; nfo:fileName ?name ; nfo:fileLastModified ?mtime . "
+      "OPTIONAL {{ ?r nfo:fileSize ?size }} }}",
+      folder_iri);
+}
+
+std::string LookupQuery(std::string_view uri) {
+  return fmt::format(
+      "SELECT ?r ?mtime ?size (EXISTS {{ ?r a nfo:Folder }} AS ?folder) {{ ?r nie:url {} . "
+      "OPTIONAL {{ ?r nfo:fileLastModified ?mtime }} OPTIONAL {{ ?r nfo:fileSize ?size }} }}",
+      SparqlString(uri));
+}
+
+}  // namespace quarry::miner

@@ -1,0 +1,89 @@
+// ReadContacts: the rows of ContactsQuery (one per field group) folded into Contacts.
+#include <string>
+#include <unordered_map>
+
+#include "store/client/contacts/contact_sparql.h"
+
+namespace quarry::contacts {
+namespace {
+
+enum Column { kIri = 0, kKind, kMedium, kV1, kV2, kV3, kV4, kV5, kV6, kV7, kV8, kV9, kV10, kId };
+
+std::vector<std::string> SplitTypes(std::string_view text) {
+  std::vector<std::string> types;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > start) types.emplace_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return types;
+}
+
+std::vector<std::string> SplitNicknames(std::string_view text) {
+  std::vector<std::string> nicks;
+  size_t start = 0;
+  while (!text.empty() && start <= text.size()) {
+    size_t end = text.find(", ", start);
+    if (end == std::string_view::npos) end = text.size();
+    nicks.emplace_back(text.substr(start, end - start));
+    start = end + 2;
+  }
+  return nicks;
+}
+
+void ReadMain(Cursor& row, Contact& c) {
+  auto text = [&](int column) { return std::string(row.GetString(column)); };
+  c.uid = text(kV1);
+  c.full_name = text(kV2);
+  c.name = {text(kV3), text(kV4), text(kV5), text(kV6), text(kV7)};
+  c.nicknames = SplitNicknames(row.GetString(kV8));
+  const std::string_view birth = row.GetString(kV9);
+  c.birthday = std::string(birth.substr(0, 10));
+  c.photo = text(kV10);
+}
+
+void ReadRow(Cursor& row, char kind, Contact& c) {
+  auto text = [&](int column) { return std::string(row.GetString(column)); };
+  switch (kind) {
+    case 'c': ReadMain(row, c); break;
+    case 'o':
+      c.title = text(kV1);
+      c.role = text(kV2);
+      c.department = text(kV3);
+      break;
+    case 'r': c.organization = text(kV1); break;
+    case 'e': c.emails.push_back({text(kV1), SplitTypes(row.GetString(kV2))}); break;
+    case 't': c.phones.push_back({text(kV1), SplitTypes(row.GetString(kV2))}); break;
+    case 'a':
+      c.addresses.push_back({text(kV1), text(kV2), text(kV3), text(kV4), text(kV5), text(kV6),
+                             text(kV7), SplitTypes(row.GetString(kV8))});
+      break;
+    case 'i': c.ims.push_back({text(kV1), text(kV2)}); break;
+    case 'u': c.urls.push_back(text(kV1)); break;
+    case 'n': c.notes.push_back(text(kV1)); break;
+    case 'g': c.categories.push_back(text(kV1)); break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+Result<std::vector<std::pair<int64_t, Contact>>> ReadContacts(Cursor& cursor) {
+  std::vector<std::pair<int64_t, Contact>> contacts;
+  std::unordered_map<int64_t, size_t> index_of;
+  while (true) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
+    if (!has_row) break;
+    const int64_t id = cursor.GetInteger(kId);
+    auto [found, inserted] = index_of.try_emplace(id, contacts.size());
+    if (inserted) contacts.emplace_back(id, Contact{});
+    const std::string_view kind = cursor.GetString(kKind);
+    if (kind.size() != 1) return Error(Errc::kInternal, "contacts query row without a kind");
+    ReadRow(cursor, kind[0], contacts[found->second].second);
+  }
+  return contacts;
+}
+
+}  // namespace quarry::contacts

@@ -1,0 +1,225 @@
+#include "store/client/contacts/contact_sparql.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "store/client/contacts/contact_keys.h"
+
+namespace quarry::contacts {
+namespace {
+
+constexpr std::string_view kTagPrefix = "urn:quarry:tag:";
+
+// Appends `; <predicate> "value"` when the value is not empty.
+void Literal(std::string& out, std::string_view predicate, std::string_view value) {
+  if (!value.empty()) out += fmt::format(" ; {} {}", predicate, SparqlString(value));
+}
+
+std::string PercentEncode(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) || std::string_view("-._~@+").find(c) != std::string_view::npos) {
+      out += c;
+    } else {
+      out += fmt::format("%{:02X}", byte);
+    }
+  }
+  return out;
+}
+
+std::string TypesText(const std::vector<std::string>& types) {
+  return fmt::format("{}", fmt::join(types, ","));
+}
+
+void MediaTriples(const Contact& contact, const std::string& iri, std::string& out) {
+  for (size_t i = 0; i < contact.emails.size(); ++i) {
+    out += fmt::format("{} a nco:EmailAddress", IriRef(fmt::format("{}#email-{}", iri, i)));
+    Literal(out, "nco:emailAddress", contact.emails[i].address);
+    Literal(out, "qco:mediumTypes", TypesText(contact.emails[i].types));
+    out += " .\n";
+  }
+  for (size_t i = 0; i < contact.phones.size(); ++i) {
+    out += fmt::format("{} a {}", IriRef(fmt::format("{}#tel-{}", iri, i)),
+                       PhoneClass(contact.phones[i].types));
+    Literal(out, "nco:phoneNumber", contact.phones[i].number);
+    Literal(out, "qco:mediumTypes", TypesText(contact.phones[i].types));
+    out += " .\n";
+  }
+  for (size_t i = 0; i < contact.addresses.size(); ++i) {
+    const PostalAddress& a = contact.addresses[i];
+    out += fmt::format("{} a nco:PostalAddress", IriRef(fmt::format("{}#adr-{}", iri, i)));
+    Literal(out, "nco:pobox", a.pobox);
+    Literal(out, "nco:extendedAddress", a.extended);
+    Literal(out, "nco:streetAddress", a.street);
+    Literal(out, "nco:locality", a.locality);
+    Literal(out, "nco:region", a.region);
+    Literal(out, "nco:postalcode", a.postal_code);
+    Literal(out, "nco:country", a.country);
+    Literal(out, "qco:mediumTypes", TypesText(a.types));
+    out += " .\n";
+  }
+  for (size_t i = 0; i < contact.ims.size(); ++i) {
+    out += fmt::format("{} a nco:IMAddress", IriRef(fmt::format("{}#im-{}", iri, i)));
+    Literal(out, "nco:imProtocol", contact.ims[i].protocol);
+    Literal(out, "nco:imID", contact.ims[i].id);
+    out += " .\n";
+  }
+}
+
+void AffiliationTriples(const Contact& contact, const std::string& iri, std::string& out) {
+  const std::string affiliation = IriRef(iri + "#aff");
+  out += fmt::format("{} a nco:Affiliation", affiliation);
+  Literal(out, "nco:title", contact.title);
+  Literal(out, "nco:role", contact.role);
+  Literal(out, "nco:department", contact.department);
+  if (!contact.organization.empty()) {
+    out += fmt::format(" ; nco:org {0} .\n{0} a nco:OrganizationContact", IriRef(iri + "#org"));
+    Literal(out, "nco:fullname", contact.organization);
+  }
+  out += " .\n";
+}
+
+bool HasAffiliation(const Contact& c) {
+  return !c.organization.empty() || !c.department.empty() || !c.title.empty() || !c.role.empty();
+}
+
+void Links(const Contact& contact, const std::string& iri, std::string& out) {
+  auto link = [&](std::string_view predicate, std::string_view fragment, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+      out += fmt::format(" ; {} {}", predicate, IriRef(fmt::format("{}#{}-{}", iri, fragment, i)));
+    }
+  };
+  link("nco:hasEmailAddress", "email", contact.emails.size());
+  link("nco:hasPhoneNumber", "tel", contact.phones.size());
+  link("nco:hasPostalAddress", "adr", contact.addresses.size());
+  link("nco:hasIMAddress", "im", contact.ims.size());
+  if (HasAffiliation(contact)) out += fmt::format(" ; nco:hasAffiliation {}", IriRef(iri + "#aff"));
+  for (const auto& url : contact.urls) out += fmt::format(" ; nco:url {}", IriRef(url));
+  for (const auto& note : contact.notes) Literal(out, "nco:note", note);
+  for (const auto& tag : contact.categories) {
+    out += fmt::format(" ; nao:hasTag {}", IriRef(std::string(kTagPrefix) + PercentEncode(tag)));
+  }
+  if (!contact.photo.empty()) out += fmt::format(" ; nco:photo {}", IriRef(contact.photo));
+}
+
+void KeyTriples(const Contact& contact, std::string& out) {
+  const ContactKeys keys = KeysOf(contact);
+  auto add = [&](std::string_view predicate, const std::vector<std::string>& values) {
+    for (const auto& value : values) Literal(out, predicate, value);
+  };
+  add("qco:namePrefixKey", keys.name_prefixes);
+  add("qco:nameSuffixKey", keys.name_suffixes);
+  add("qco:emailKey", keys.emails);
+  add("qco:phoneSuffixKey", keys.phone_suffixes);
+}
+
+}  // namespace
+
+std::string ContactIri(std::string_view uid) { return "urn:quarry:contact:" + PercentEncode(uid); }
+
+std::string IriRef(std::string_view iri) {
+  std::string out = "<";
+  for (const char c : iri) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte <= 0x20 || std::string_view("<>\"{}|^`\\").find(c) != std::string_view::npos) {
+      out += fmt::format("%{:02X}", byte);
+    } else {
+      out += c;
+    }
+  }
+  out += '>';
+  return out;
+}
+
+std::string_view PhoneClass(const std::vector<std::string>& types) {
+  static constexpr std::pair<std::string_view, std::string_view> kClasses[] = {
+      {"cell", "nco:CellPhoneNumber"},  {"fax", "nco:FaxNumber"},
+      {"pager", "nco:PagerNumber"},     {"car", "nco:CarPhoneNumber"},
+      {"video", "nco:VideoTelephoneNumber"}, {"isdn", "nco:IsdnNumber"},
+      {"pcs", "nco:PcsNumber"},         {"bbs", "nco:BbsNumber"},
+      {"modem", "nco:ModemNumber"},     {"msg", "nco:MessagingNumber"},
+      {"text", "nco:MessagingNumber"},  {"voice", "nco:VoicePhoneNumber"}};
+  for (const auto& [type, name] : kClasses) {
+    if (std::find(types.begin(), types.end(), type) != types.end()) return name;
+  }
+  return "nco:PhoneNumber";
+}
+
+std::string ContactTriples(const Contact& contact) {
+  const std::string iri = ContactIri(contact.uid);
+  std::string out;
+  MediaTriples(contact, iri, out);
+  if (HasAffiliation(contact)) AffiliationTriples(contact, iri, out);
+  for (const auto& tag : contact.categories) {
+    out += fmt::format("{} a nao:Tag ; nao:prefLabel {} .\n",
+                       IriRef(std::string(kTagPrefix) + PercentEncode(tag)), SparqlString(tag));
+  }
+  if (!contact.photo.empty()) out += fmt::format("{} a nie:InformationElement .\n", IriRef(contact.photo));
+  out += fmt::format("{} a nco:PersonContact", IriRef(iri));
+  Literal(out, "nco:contactUID", contact.uid);
+  Literal(out, "nco:fullname", contact.full_name);
+  Literal(out, "nco:nameFamily", contact.name.family);
+  Literal(out, "nco:nameGiven", contact.name.given);
+  Literal(out, "nco:nameAdditional", contact.name.additional);
+  Literal(out, "nco:nameHonorificPrefix", contact.name.prefix);
+  Literal(out, "nco:nameHonorificSuffix", contact.name.suffix);
+  Literal(out, "nco:nickname", fmt::format("{}", fmt::join(contact.nicknames, ", ")));
+  if (!contact.birthday.empty()) {
+    out += fmt::format(" ; nco:birthDate \"{}T00:00:00Z\"^^xsd:dateTime", contact.birthday);
+  }
+  Links(contact, iri, out);
+  KeyTriples(contact, out);
+  out += " .\n";
+  return out;
+}
+
+std::string DeleteContactUpdate(std::string_view iri) {
+  const std::string c = IriRef(iri);
+  return fmt::format(
+      "{0}DELETE {{ ?o a rdfs:Resource }} WHERE {{ {1} nco:hasAffiliation/nco:org ?o }} ;\n"
+      "DELETE {{ ?m a rdfs:Resource }} WHERE {{ {1} nco:hasEmailAddress|nco:hasPhoneNumber|"
+      "nco:hasPostalAddress|nco:hasIMAddress|nco:hasAffiliation ?m }} ;\n"
+      "DELETE {{ {1} a rdfs:Resource }} WHERE {{ {1} a rdfs:Resource }}",
+      kSparqlPrefixes, c);
+}
+
+std::string ContactsQuery(std::string_view selector) {
+  // The selector is repeated in every branch: SQLite does not push a join into a UNION ALL,
+  // so a selector outside would read every contact's media.
+  const auto branch = [&](std::string_view kind, std::string_view body) {
+    return fmt::format("{{ {} {} BIND(\"{}\" AS ?kind) }}", selector, body, kind);
+  };
+  const std::vector<std::string> branches = {
+      branch("c", "?c nco:contactUID ?v1 OPTIONAL { ?c nco:fullname ?v2 } "
+                  "OPTIONAL { ?c nco:nameFamily ?v3 } OPTIONAL { ?c nco:nameGiven ?v4 } "
+                  "OPTIONAL { ?c nco:nameAdditional ?v5 } "
+                  "OPTIONAL { ?c nco:nameHonorificPrefix ?v6 } "
+                  "OPTIONAL { ?c nco:nameHonorificSuffix ?v7 } OPTIONAL { ?c nco:nickname ?v8 } "
+                  "OPTIONAL { ?c nco:birthDate ?v9 } OPTIONAL { ?c nco:photo ?v10 }"),
+      branch("o", "?c nco:hasAffiliation ?m OPTIONAL { ?m nco:title ?v1 } "
+                  "OPTIONAL { ?m nco:role ?v2 } OPTIONAL { ?m nco:department ?v3 }"),
+      // Its own branch: inside an OPTIONAL, the two-step path became a scan of every affiliation.
+      branch("r", "?c nco:hasAffiliation ?a . ?a nco:org ?m . ?m nco:fullname ?v1"),
+      branch("e", "?c nco:hasEmailAddress ?m . ?m nco:emailAddress ?v1 "
+                  "OPTIONAL { ?m qco:mediumTypes ?v2 }"),
+      branch("t", "?c nco:hasPhoneNumber ?m . ?m nco:phoneNumber ?v1 "
+                  "OPTIONAL { ?m qco:mediumTypes ?v2 }"),
+      branch("a", "?c nco:hasPostalAddress ?m OPTIONAL { ?m nco:pobox ?v1 } "
+                  "OPTIONAL { ?m nco:extendedAddress ?v2 } OPTIONAL { ?m nco:streetAddress ?v3 } "
+                  "OPTIONAL { ?m nco:locality ?v4 } OPTIONAL { ?m nco:region ?v5 } "
+                  "OPTIONAL { ?m nco:postalcode ?v6 } OPTIONAL { ?m nco:country ?v7 } "
+                  "OPTIONAL { ?m qco:mediumTypes ?v8 }"),
+      branch("i", "?c nco:hasIMAddress ?m . ?m nco:imProtocol ?v1 ; nco:imID ?v2"),
+      branch("u", "?c nco:url ?v1"),
+      branch("n", "?c nco:note ?v1"),
+      branch("g", "?c nao:hasTag ?m . ?m nao:prefLabel ?v1"),
+  };
+  return fmt::format(
+      "{}SELECT ?c ?kind ?m ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 tracker:id(?c) WHERE {{\n{}\n}}",
+      kSparqlPrefixes, fmt::join(branches, "\nUNION\n"));
+}
+
+}  // namespace quarry::contacts

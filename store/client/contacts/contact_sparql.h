@@ -1,0 +1,44 @@
+// The SPARQL the address book sends: a contact as INSERT DATA, the removal of a stored contact
+// and its media, and the one query that reads whole contacts (contact_rows.cpp decodes it).
+// Resource naming: the contact is ContactIri(uid); its media, affiliation and organization are
+// fragments of it (#email-0, #tel-1, #adr-0, #im-0, #aff, #org), tags are urn:quarry:tag:<label>.
+// Pure; any thread.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <vector>
+
+#include "quarry/contacts.h"
+
+namespace quarry::contacts {
+
+inline constexpr std::string_view kSparqlPrefixes =
+    "PREFIX nco: <http://tracker.api.gnome.org/ontology/v3/nco#>\n"
+    "PREFIX nao: <http://tracker.api.gnome.org/ontology/v3/nao#>\n"
+    "PREFIX nie: <http://tracker.api.gnome.org/ontology/v3/nie#>\n"
+    "PREFIX qco: <http://quarry.gnome.invalid/ontology/v1/qco#>\n"
+    "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+    "PREFIX tracker: <http://tracker.api.gnome.org/ontology/v3/tracker#>\n"
+    "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n";
+
+// `<iri>` with characters IRIREF forbids percent-encoded.
+std::string IriRef(std::string_view iri);
+// The triples of one contact (no prefixes, no INSERT DATA around them).
+std::string ContactTriples(const Contact& contact);
+// Deletes the stored contact `iri`, its media, affiliation and organization. Tags and photos
+// stay: other contacts may share them (a photo's IRI is its URI).
+std::string DeleteContactUpdate(std::string_view iri);
+// The nco:PhoneNumber subclass for vCard TEL types.
+std::string_view PhoneClass(const std::vector<std::string>& types);
+
+// SELECT of whole contacts. `selector` is a group pattern binding ?c (e.g. a UID IN filter).
+// Columns: ?c ?kind ?m ?v1 ... ?v10 tracker:id(?c) — one row per contact field group (kind "c"
+// main, "o" affiliation, "r" organization, "e" email, "t" phone, "a" address, "i" IM, "u" URL, "n" note, "g" tag).
+std::string ContactsQuery(std::string_view selector);
+
+// Decodes ContactsQuery rows into contacts with their resource IDs, in first-seen order.
+Result<std::vector<std::pair<int64_t, Contact>>> ReadContacts(Cursor& cursor);
+
+}  // namespace quarry::contacts

@@ -1,0 +1,128 @@
+// Aggregates for open mode (SCHEMA.md "Open mode"): quarry_term_min(value, term_id) and
+// quarry_term_max(value, term_id) return the term ID of the row whose value SQLite's min()/max()
+// would pick, so MIN/MAX of quad-table values keep the stored term ("1.0"^^xsd:decimal, not the
+// double 1). Values are ordered as SQLite orders them: numbers, then text, then blobs.
+// SQLite refuses an aggregate inside a subquery, so the picked ID is turned into its output form
+// and its value by quarry_term_output(id) and quarry_term_value(id), which run the subqueries of
+// store/schema/quad_table.h themselves.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <string>
+
+#include "store/engine/sql_functions.h"
+#include "store/schema/quad_table.h"
+
+namespace quarry::engine {
+namespace {
+
+struct Best {
+  sqlite3_value* value;  // sqlite3_value_dup'ed; null until the first non-NULL row
+  sqlite3_int64 id;
+};
+
+int Rank(sqlite3_value* value) {
+  switch (sqlite3_value_type(value)) {
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT: return 1;
+    case SQLITE_TEXT: return 2;
+    default: return 3;
+  }
+}
+
+int CompareBytes(const void* a, int a_size, const void* b, int b_size) {
+  const int common = a_size < b_size ? a_size : b_size;
+  const int order = common > 0 ? std::memcmp(a, b, static_cast<size_t>(common)) : 0;
+  if (order != 0) return order;
+  return a_size - b_size;
+}
+
+int Compare(sqlite3_value* a, sqlite3_value* b) {
+  const int rank_a = Rank(a), rank_b = Rank(b);
+  if (rank_a != rank_b) return rank_a - rank_b;
+  if (rank_a == 1) {
+    if (sqlite3_value_type(a) == SQLITE_INTEGER && sqlite3_value_type(b) == SQLITE_INTEGER) {
+      const sqlite3_int64 x = sqlite3_value_int64(a), y = sqlite3_value_int64(b);
+      return x < y ? -1 : (x > y ? 1 : 0);
+    }
+    const double x = sqlite3_value_double(a), y = sqlite3_value_double(b);
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  if (rank_a == 2) {
+    return CompareBytes(sqlite3_value_text(a), sqlite3_value_bytes(a), sqlite3_value_text(b),
+                        sqlite3_value_bytes(b));
+  }
+  return CompareBytes(sqlite3_value_blob(a), sqlite3_value_bytes(a), sqlite3_value_blob(b),
+                      sqlite3_value_bytes(b));
+}
+
+template <bool kMax>
+void Step(sqlite3_context* context, int, sqlite3_value** args) {
+  if (sqlite3_value_type(args[0]) == SQLITE_NULL || sqlite3_value_type(args[1]) == SQLITE_NULL) {
+    return;  // an unbound value (or a type error) takes no part, as in min()/max()
+  }
+  auto* best = static_cast<Best*>(sqlite3_aggregate_context(context, sizeof(Best)));
+  if (!best) return sqlite3_result_error_nomem(context);
+  if (best->value) {
+    const int order = Compare(args[0], best->value);
+    if (kMax ? order <= 0 : order >= 0) return;
+    sqlite3_value_free(best->value);
+  }
+  best->value = sqlite3_value_dup(args[0]);
+  if (!best->value) return sqlite3_result_error_nomem(context);
+  best->id = sqlite3_value_int64(args[1]);
+}
+
+void Final(sqlite3_context* context) {
+  auto* best = static_cast<Best*>(sqlite3_aggregate_context(context, 0));
+  if (!best || !best->value) return sqlite3_result_null(context);
+  sqlite3_value_free(best->value);
+  best->value = nullptr;
+  sqlite3_result_int64(context, best->id);
+}
+
+// quarry_term_output(id) / quarry_term_value(id): the SQL of TermOutputSql / TermValueSql run
+// on the calling connection (user data: which of the two).
+void TermLookup(sqlite3_context* context, int, sqlite3_value** args) {
+  if (sqlite3_value_type(args[0]) == SQLITE_NULL) return sqlite3_result_null(context);
+  const bool output = sqlite3_user_data(context) != nullptr;
+  const std::string sql = fmt::format(
+      "SELECT {}", output ? schema::TermOutputSql("?1") : schema::TermValueSql("?1"));
+  sqlite3_stmt* statement = nullptr;
+  sqlite3* db = sqlite3_context_db_handle(context);
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) != SQLITE_OK) {
+    sqlite3_finalize(statement);
+    return sqlite3_result_error(context, sqlite3_errmsg(db), -1);
+  }
+  sqlite3_bind_int64(statement, 1, sqlite3_value_int64(args[0]));
+  if (sqlite3_step(statement) == SQLITE_ROW) {
+    sqlite3_result_value(context, sqlite3_column_value(statement, 0));
+  } else {
+    sqlite3_result_null(context);
+  }
+  sqlite3_finalize(statement);
+}
+
+}  // namespace
+
+Result<void> RegisterAggregateFunctions(sqlite3* db) {
+  static int output_tag = 1;
+  for (const auto& [name, tag] : {std::pair{"quarry_term_output", static_cast<void*>(&output_tag)},
+                                  std::pair{"quarry_term_value", static_cast<void*>(nullptr)}}) {
+    if (sqlite3_create_function_v2(db, name, 1, SQLITE_UTF8, tag, TermLookup, nullptr, nullptr,
+                                   nullptr) != SQLITE_OK) {
+      return Error(Errc::kInternal, std::string("cannot register SQL function ") + name);
+    }
+  }
+  const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+  for (const auto& [name, step] : {std::pair{"quarry_term_min", &Step<false>},
+                                   std::pair{"quarry_term_max", &Step<true>}}) {
+    if (sqlite3_create_function_v2(db, name, 2, flags, nullptr, nullptr, step, Final, nullptr) !=
+        SQLITE_OK) {
+      return Error(Errc::kInternal, std::string("cannot register SQL aggregate ") + name);
+    }
+  }
+  return Ok();
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,127 @@
+#include "store/ipc/signal_emitter.h"
+
+#include <fmt/format.h>
+#include <sdbus-c++/sdbus-c++.h>
+
+#include <chrono>
+
+#include "store/ipc/dbus_names.h"
+#include "store/ipc/log.h"
+
+namespace quarry::ipc {
+namespace {
+
+// The signal's (graph, subject, predicate, object) struct.
+using WireTriple = sdbus::Struct<int32_t, int32_t, int32_t, int32_t>;
+
+// Resource IDs are SQLite rowids; the signal's fields are int32 (Tracker's wire format), which
+// holds every ID a desktop database reaches.
+int32_t Narrow(int64_t id) { return static_cast<int32_t>(id); }
+
+std::vector<WireTriple> ToWire(const std::vector<notifier::Quad>& quads) {
+  std::vector<WireTriple> wire;
+  wire.reserve(quads.size());
+  for (const notifier::Quad& quad : quads) {
+    wire.emplace_back(Narrow(quad.graph), Narrow(quad.subject), Narrow(quad.predicate),
+                      Narrow(quad.object));
+  }
+  return wire;
+}
+
+notifier::TransactionChanges ToBatcher(const std::vector<engine::ClassChangeSet>& classes) {
+  auto convert = [](const std::vector<engine::ChangedQuad>& quads) {
+    std::vector<notifier::Quad> converted;
+    converted.reserve(quads.size());
+    for (const engine::ChangedQuad& quad : quads) {
+      converted.push_back({quad.graph, quad.subject, quad.predicate, quad.object});
+    }
+    return converted;
+  };
+  notifier::TransactionChanges transaction;
+  for (const engine::ClassChangeSet& set : classes) {
+    transaction.push_back({set.class_iri, convert(set.deletes), convert(set.inserts)});
+  }
+  return transaction;
+}
+
+}  // namespace
+
+void SignalEmitter::Start(sdbus::IObject& object) {
+  object_ = &object;
+  thread_ = std::jthread([this] { Run(); });
+}
+
+void SignalEmitter::Submit(engine::CommittedChanges&& changes, UpdateSource source) {
+  Committed committed{std::move(changes.classes), {}};
+  if (source != UpdateSource::kMiner) committed.writeback = std::move(changes.writeback);
+  if (committed.classes.empty() && committed.writeback.empty()) return;
+  {
+    const std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(committed));
+  }
+  wake_.notify_one();
+}
+
+void SignalEmitter::Stop() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+void SignalEmitter::Run() {
+  notifier::ChangeBatcher batcher(
+      limits_, [] { return std::chrono::steady_clock::now(); },
+      [this](const notifier::ClassChanges& emission) { EmitGraphUpdated(emission); });
+  for (;;) {
+    std::deque<Committed> work;
+    bool stopping = false;
+    {
+      std::unique_lock lock(mutex_);
+      const auto ready = [this] { return !queue_.empty() || stopping_; };
+      if (const auto deadline = batcher.NextDeadline()) {
+        wake_.wait_until(lock, *deadline, ready);
+      } else {
+        wake_.wait(lock, ready);
+      }
+      work.swap(queue_);
+      stopping = stopping_;
+    }
+    for (const Committed& committed : work) {
+      if (!committed.classes.empty()) batcher.Add(ToBatcher(committed.classes));
+      if (!committed.writeback.empty()) EmitWriteback(committed.writeback);
+    }
+    batcher.Poll();
+    if (stopping) {
+      batcher.Flush();
+      return;
+    }
+  }
+}
+
+void SignalEmitter::EmitGraphUpdated(const notifier::ClassChanges& emission) {
+  try {
+    object_->emitSignal("GraphUpdated")
+        .onInterface(kResourcesInterface)
+        .withArguments(emission.class_iri, ToWire(emission.deletes), ToWire(emission.inserts));
+  } catch (const sdbus::Error& error) {
+    LogWarning(fmt::format("cannot emit GraphUpdated: {}", error.what()));
+  }
+}
+
+void SignalEmitter::EmitWriteback(const Writeback& writeback) {
+  std::map<int32_t, std::vector<int32_t>> wire;
+  for (const auto& [subject, properties] : writeback) {
+    std::vector<int32_t>& ids = wire[Narrow(subject)];
+    for (const int64_t property : properties) ids.push_back(Narrow(property));
+  }
+  try {
+    object_->emitSignal("Writeback").onInterface(kResourcesInterface).withArguments(wire);
+  } catch (const sdbus::Error& error) {
+    LogWarning(fmt::format("cannot emit Writeback: {}", error.what()));
+  }
+}
+
+}  // namespace quarry::ipc

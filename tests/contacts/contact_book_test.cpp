@@ -1,0 +1,155 @@
+// Issue 7: ContactBook on an embedded store — batch save, fetch all / by UID, the four filters
+// (each an index lookup, checked in SQLite's plan), replace and remove.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "bench/phonebook/contact_generator.h"
+#include "quarry/connection.h"
+#include "quarry/contacts.h"
+#include "tests/support/temp_dir.h"
+
+namespace quarry::contacts {
+namespace {
+
+struct BookFixture {
+  testing::TempDir dir;
+  std::unique_ptr<Connection> connection;
+  std::unique_ptr<ContactBook> book;
+
+  BookFixture() {
+    auto opened = Connection::Open({.database = dir.path(), .ontology = QUARRY_ONTOLOGY_DIR});
+    REQUIRE_MESSAGE(opened.ok(), (opened ? "" : opened.error().ToString()));
+    connection = std::move(*opened);
+    book = std::make_unique<ContactBook>(*connection);
+  }
+  void SaveGenerated(uint32_t count) {
+    std::vector<Contact> contacts;
+    for (uint32_t i = 0; i < count; ++i) contacts.push_back(bench::GenerateContact(i));
+    const auto saved = book->Save(contacts);
+    REQUIRE_MESSAGE(saved.ok(), (saved ? "" : saved.error().ToString()));
+  }
+  std::vector<std::string> FoundUids(ContactFilter::Kind kind, std::string text) {
+    auto found = book->Find({kind, std::move(text)});
+    REQUIRE_MESSAGE(found.ok(), (found ? "" : found.error().ToString()));
+    std::vector<std::string> uids;
+    for (const auto& c : *found) uids.push_back(c.uid);
+    std::sort(uids.begin(), uids.end());
+    return uids;
+  }
+};
+
+std::vector<std::string> Uids(const std::vector<Contact>& contacts) {
+  std::vector<std::string> uids;
+  for (const auto& c : contacts) uids.push_back(c.uid);
+  std::sort(uids.begin(), uids.end());
+  return uids;
+}
+
+TEST_CASE("ContactBook: saved contacts read back equal, all and by UID") {
+  BookFixture f;
+  f.SaveGenerated(60);
+  auto all = f.book->FetchAll();
+  REQUIRE(all.ok());
+  REQUIRE(all->size() == 60);
+  for (const auto& contact : *all) {
+    const uint32_t i = static_cast<uint32_t>(std::stoul(contact.uid.substr(8)));
+    CAPTURE(contact.uid);
+    CHECK(Canonical(contact) == Canonical(bench::GenerateContact(i)));
+  }
+  auto some = f.book->FetchByUid({"contact-000007", "contact-000042", "missing"});
+  REQUIRE(some.ok());
+  CHECK(Uids(*some) == std::vector<std::string>{"contact-000007", "contact-000042"});
+}
+
+TEST_CASE("ContactBook: saving a UID again replaces the contact; Remove deletes it") {
+  BookFixture f;
+  f.SaveGenerated(5);
+  Contact changed = bench::GenerateContact(3);
+  changed.emails = {{"new@example.org", {"work"}}};
+  changed.phones.clear();
+  changed.full_name = "Changed Name";
+  REQUIRE(f.book->Save({changed}).ok());
+  auto fetched = f.book->FetchByUid({changed.uid});
+  REQUIRE(fetched.ok());
+  REQUIRE(fetched->size() == 1);
+  CHECK(Canonical((*fetched)[0]) == Canonical(changed));
+  CHECK(f.FoundUids(ContactFilter::Kind::kEmail, "3.3@example.org").empty());
+  CHECK(f.FoundUids(ContactFilter::Kind::kEmail, "NEW@example.org") ==
+        std::vector<std::string>{changed.uid});
+
+  REQUIRE(f.book->Remove({changed.uid, "contact-000001"}).ok());
+  auto all = f.book->FetchAll();
+  REQUIRE(all.ok());
+  CHECK(Uids(*all) == std::vector<std::string>{"contact-000000", "contact-000002", "contact-000004"});
+  CHECK(f.FoundUids(ContactFilter::Kind::kEmail, "new@example.org").empty());
+}
+
+TEST_CASE("ContactBook: a contact without UID is refused and nothing is saved") {
+  BookFixture f;
+  Contact nameless = bench::GenerateContact(1);
+  nameless.uid.clear();
+  const auto saved = f.book->Save({bench::GenerateContact(0), nameless});
+  REQUIRE_FALSE(saved.ok());
+  CHECK(saved.error().message().find("no UID") != std::string::npos);
+  auto all = f.book->FetchAll();
+  REQUIRE(all.ok());
+  CHECK(all->empty());
+}
+
+TEST_CASE("ContactBook filters: name prefix and suffix, email, phone suffix") {
+  BookFixture f;
+  f.SaveGenerated(40);
+  using Kind = ContactFilter::Kind;
+  SUBCASE("name prefix, case-folded, on any name, longer than the stored keys") {
+    // Family names cycle every 16 contacts: 0, 16, 32 are Lovelace0, Lovelace1, Lovelace2.
+    CHECK(f.FoundUids(Kind::kNamePrefix, "lovelace") ==
+          std::vector<std::string>{"contact-000000", "contact-000016", "contact-000032"});
+    CHECK(f.FoundUids(Kind::kNamePrefix, "LOVELACE1") == std::vector<std::string>{"contact-000016"});
+    CHECK(f.FoundUids(Kind::kNamePrefix, "Müll") ==
+          std::vector<std::string>{"contact-000009", "contact-000025"});
+  }
+  SUBCASE("name suffix") {
+    CHECK(f.FoundUids(Kind::kNameSuffix, "RCÍA0") == std::vector<std::string>{"contact-000008"});
+    CHECK(f.FoundUids(Kind::kNameSuffix, "garcía1") == std::vector<std::string>{"contact-000024"});
+    CHECK(f.FoundUids(Kind::kNameSuffix, "ace0") == std::vector<std::string>{"contact-000000"});
+  }
+  SUBCASE("email, exact and case-insensitive") {
+    CHECK(f.FoundUids(Kind::kEmail, "Person7@Work.Example") == std::vector<std::string>{"contact-000007"});
+    CHECK(f.FoundUids(Kind::kEmail, "person7@work").empty());
+  }
+  SUBCASE("phone: a national number finds the international one by its last digits") {
+    const std::string stored = bench::GenerateContact(12).phones[0].number;  // +49 30 1000444
+    CHECK(stored == "+49 30 1000444");
+    CHECK(f.FoundUids(Kind::kPhoneSuffix, "030 1000444") == std::vector<std::string>{"contact-000012"});
+    CHECK(f.FoundUids(Kind::kPhoneSuffix, "0049-30-100-0444") ==
+          std::vector<std::string>{"contact-000012"});
+    CHECK(f.FoundUids(Kind::kPhoneSuffix, "030 1000445").empty());
+  }
+}
+
+TEST_CASE("Every filter is an index lookup in SQLite's plan, never a scan of the keys") {
+  BookFixture f;
+  f.SaveGenerated(3);
+  using Kind = ContactFilter::Kind;
+  const std::pair<Kind, std::string_view> filters[] = {
+      {Kind::kNamePrefix, "qco:namePrefixKey"}, {Kind::kNameSuffix, "qco:nameSuffixKey"},
+      {Kind::kEmail, "qco:emailKey"}, {Kind::kPhoneSuffix, "qco:phoneSuffixKey"}};
+  for (const auto& [kind, key] : filters) {
+    CAPTURE(key);
+    auto plan = f.connection->Explain(ContactBook::FindQuery({kind, "abc1234"}));
+    REQUIRE_MESSAGE(plan.ok(), (plan ? "" : plan.error().ToString()));
+    const std::string text = plan->substr(plan->find("Plan:"));
+    CHECK(text.find(fmt::format("USING INDEX nco:PersonContact_{0}_{0} ({0}=?)", key)) !=
+          std::string::npos);
+    CHECK(text.find("SCAN t") == std::string::npos);
+  }
+  auto by_uid = f.connection->Explain(
+      "PREFIX nco: <http://tracker.api.gnome.org/ontology/v3/nco#> "
+      "SELECT ?c { VALUES ?u { \"a\" \"b\" } ?c nco:contactUID ?u }");
+  REQUIRE(by_uid.ok());
+  CHECK(by_uid->find("INDEX nco:Contact_nco:contactUID (nco:contactUID=?)") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace quarry::contacts

@@ -1,0 +1,94 @@
+// The pure core: deterministic IRIs, file URLs, registry choice, MIME detection.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "extract/core/iri.h"
+#include "extract/core/mime.h"
+#include "extract/core/module.h"
+#include "store/common/unique_fd.h"
+#include "tests/support/temp_dir.h"
+
+namespace quarry::extract {
+namespace {
+
+TEST_CASE("DeterministicIri: one resource however the name is cased or composed") {
+  CHECK(DeterministicIri("artist", {"ABBA"}) == DeterministicIri("artist", {"abba"}));
+  // "é" precomposed (U+00E9) and decomposed (e + U+0301) are one name.
+  CHECK(DeterministicIri("artist", {"Beyonc\xC3\xA9"}) ==
+        DeterministicIri("artist", {"Beyonce\xCC\x81"}));
+  CHECK(DeterministicIri("artist", {"Stra\xC3\x9F"
+                                    "e"}) == DeterministicIri("artist", {"STRASSE"}));
+  CHECK(DeterministicIri("artist", {"ABBA"}) != DeterministicIri("album", {"ABBA"}));
+  CHECK(DeterministicIri("artist", {"ABBA"}) == "urn:quarry:artist:abba");
+}
+
+TEST_CASE("DeterministicIri: parts are separated unambiguously and encoded") {
+  CHECK(DeterministicIri("album", {"a b", "c"}) != DeterministicIri("album", {"a", "b c"}));
+  CHECK(DeterministicIri("album", {"a/b", "c"}) != DeterministicIri("album", {"a", "b/c"}));
+  CHECK(DeterministicIri("album", {"a b", "c"}) == "urn:quarry:album:a%20b/c");
+  CHECK(DeterministicIri("tag", {"<x> \"y\""}) == "urn:quarry:tag:%3Cx%3E%20%22y%22");
+}
+
+TEST_CASE("FileUrl and ElementIri keep the case and encode every odd byte") {
+  CHECK(FileUrl("/home/u/A b#1.pdf") == "file:///home/u/A%20b%231.pdf");
+  CHECK(FileUrl("/x/bad-\xFF.txt") == "file:///x/bad-%FF.txt");
+  CHECK(ElementIri(FileUrl("/a/A.pdf")) != ElementIri(FileUrl("/a/a.pdf")));
+  CHECK(ElementIri("file:///a.pdf") == "urn:quarry:ie:file:///a.pdf");
+}
+
+class FakeModule final : public Module {
+ public:
+  FakeModule(std::string name, std::vector<std::string> types, std::vector<std::string> exts)
+      : name_(std::move(name)), types_(std::move(types)), extensions_(std::move(exts)) {}
+  std::string_view name() const override { return name_; }
+  std::vector<std::string> mime_types() const override { return types_; }
+  std::vector<std::string> extensions() const override { return extensions_; }
+  Result<void> Extract(const FileInput&, const Limits&, Extraction&) const override { return Ok(); }
+
+ private:
+  std::string name_;
+  std::vector<std::string> types_;
+  std::vector<std::string> extensions_;
+};
+
+TEST_CASE("Registry: exact MIME type, then wildcard, then extension for vague types only") {
+  Registry registry;
+  registry.Register(std::make_unique<FakeModule>("audio", std::vector<std::string>{"audio/*"},
+                                                 std::vector<std::string>{"mp3"}));
+  registry.Register(std::make_unique<FakeModule>(
+      "playlist", std::vector<std::string>{"audio/x-mpegurl"}, std::vector<std::string>{"m3u"}));
+  registry.Register(std::make_unique<FakeModule>("pdf", std::vector<std::string>{"application/pdf"},
+                                                 std::vector<std::string>{"pdf"}));
+  const auto name_of = [&](std::string_view mime, std::string_view file) -> std::string {
+    const Module* module = registry.Find(mime, file);
+    return module ? std::string(module->name()) : "none";
+  };
+  CHECK(name_of("audio/x-mpegurl", "a.m3u") == "playlist");  // exact beats an earlier wildcard
+  CHECK(name_of("audio/flac", "a.flac") == "audio");
+  CHECK(name_of("application/pdf", "really-a-pdf.mp3") == "pdf");  // content beats the name
+  CHECK(name_of("application/octet-stream", "x/A.PDF") == "pdf");
+  CHECK(name_of("inode/x-empty", "empty.mp3") == "audio");
+  CHECK(name_of("image/png", "a.pdf") == "none");  // a known other type keeps its type
+  CHECK(name_of("application/octet-stream", "noext") == "none");
+}
+
+TEST_CASE("DetectMimeType: content first, the extension breaks ties") {
+  testing::TempDir dir;
+  const auto type_of = [&](const std::string& name, const std::string& bytes) {
+    const auto path = dir.Write(name, bytes);
+    const UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    REQUIRE(fd.valid());
+    auto mime = DetectMimeType(fd.get(), path.string());
+    REQUIRE(mime.ok());
+    return *mime;
+  };
+  CHECK(type_of("a.mp3", "%PDF-1.4\n%\xE2\xE3\xCF\xD3\n1 0 obj\n<<>>\nendobj\n") ==
+        "application/pdf");
+  CHECK(type_of("notes.md", "# Title\n\nSome text.\n") == "text/markdown");
+  CHECK(type_of("plain.txt", "Some text.\n") == "text/plain");
+  CHECK(type_of("empty.pdf", "") == "inode/x-empty");
+}
+
+}  // namespace
+}  // namespace quarry::extract

@@ -1,0 +1,206 @@
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include <filesystem>
+
+#include "miner-fs/crawler.h"
+#include "miner-fs/file_uri.h"
+#include "store/common/unique_fd.h"
+#include "tests/miner-fs/miner_test_util.h"
+
+namespace quarry::miner {
+namespace {
+
+using testing::CountingStore;
+using testing::EmbeddedStore;
+
+// One crawl of `root` through the embedded store, flushed at the end.
+struct CrawlRun {
+  CrawlRun(EmbeddedStore& embedded,
+           const MinerConfig& config = DefaultConfig(UserDirs{"/nonexistent", {}}))
+      : counting(*embedded.store),
+        rules(config),
+        batcher(counting, extraction, 100, std::chrono::milliseconds(60000)),
+        crawler(file_system, counting, batcher, rules, mime) {}
+
+  void Crawl(const std::filesystem::path& root, bool recursive = true) {
+    const auto added = crawler.AddRoot({root, recursive});
+    REQUIRE_MESSAGE(added.ok(), (added ? std::string() : added.error().ToString()));
+    for (;;) {
+      const auto stepped = crawler.Step();
+      REQUIRE_MESSAGE(stepped.ok(), (stepped ? std::string() : stepped.error().ToString()));
+      if (!*stepped) break;
+    }
+    const auto flushed = batcher.Flush();
+    REQUIRE_MESSAGE(flushed.ok(), (flushed ? std::string() : flushed.error().ToString()));
+  }
+
+  CountingStore counting;
+  PosixFileSystem file_system;
+  IgnoreRules rules;
+  MimeDetector mime;
+  PendingExtraction extraction;
+  UpdateBatcher batcher;
+  Crawler crawler;
+};
+
+std::string CountFiles(EmbeddedStore& embedded) {
+  return embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f a nfo:FileDataObject }");
+}
+
+void MakeTree(const quarry::testing::TempDir& dir) {
+  dir.Write("root/a.txt", "alpha");
+  dir.Write("root/b.pdf", "%PDF-1.4");
+  dir.Write("root/sub/c.mp3", "ID3");
+  dir.Write("root/sub/deeper/d with space #1.txt", "delta");
+  dir.Write("root/.hidden", "h");
+  dir.Write("root/backup.txt~", "old");
+}
+
+TEST_CASE("Crawler: first crawl writes the basic facts, in batches") {
+  EmbeddedStore embedded;
+  MakeTree(embedded.dir);
+  testing::SetMtime(embedded.dir / "root/a.txt", 1600000000);
+  CrawlRun run(embedded);
+  run.Crawl(embedded.dir / "root");
+  // root, sub, deeper + 4 files; the hidden file and the backup file are ignored.
+  CHECK(CountFiles(embedded) == "7");
+  CHECK(run.crawler.stats().files == 4);
+  CHECK(run.counting.transactions == 1);
+  CHECK(run.extraction.size() == 4);
+  const std::string a_uri = FileUri((embedded.dir / "root/a.txt").string());
+  CHECK(embedded.Value(fmt::format(
+            "SELECT ?n {{ ?f nie:url \"{}\" ; nfo:fileName ?n ; nfo:fileSize 5 ; "
+            "nfo:fileLastModified \"2020-09-13T12:26:40Z\"^^xsd:dateTime ; nie:mimeType \"text/plain\" }}",
+            a_uri)) == "a.txt");
+  const std::string d_uri = FileUri((embedded.dir / "root/sub/deeper/d with space #1.txt").string());
+  CHECK(d_uri.ends_with("/d%20with%20space%20%231.txt"));
+  CHECK(embedded.Value(fmt::format(
+            "SELECT ?folder {{ ?f nie:url \"{}\" ; nfo:belongsToContainer ?c . ?c a nfo:Folder ; "
+            "nfo:fileName ?folder }}",
+            d_uri)) == "deeper");
+}
+
+TEST_CASE("Crawler: a second crawl with nothing changed writes nothing") {
+  EmbeddedStore embedded;
+  MakeTree(embedded.dir);
+  {
+    CrawlRun first(embedded);
+    first.Crawl(embedded.dir / "root");
+  }
+  CrawlRun second(embedded);
+  second.Crawl(embedded.dir / "root");
+  CHECK(second.counting.transactions == 0);
+  CHECK(second.counting.update_count == 0);
+  CHECK(second.extraction.size() == 0);
+  // One query per folder: root, sub, deeper.
+  CHECK(second.counting.children_queries == 3);
+}
+
+TEST_CASE("Crawler: changes since the last crawl") {
+  EmbeddedStore embedded;
+  MakeTree(embedded.dir);
+  {
+    CrawlRun first(embedded);
+    first.Crawl(embedded.dir / "root");
+  }
+  const std::filesystem::path root = embedded.dir / "root";
+  embedded.dir.Write("root/a.txt", "alpha, longer now");
+  std::filesystem::remove_all(root / "sub/deeper");
+  embedded.dir.Write("root/sub/new.md", "# new");
+  CrawlRun second(embedded);
+  second.Crawl(root);
+  CHECK(second.crawler.stats().changed >= 1);
+  CHECK(second.crawler.stats().created == 1);
+  CHECK(second.crawler.stats().deleted == 1);
+  CHECK(CountFiles(embedded) == "6");  // root, sub, a, b, c, new (deeper and d are gone)
+  CHECK(embedded.Value(fmt::format("SELECT ?s {{ ?f nie:url \"{}\" ; nfo:fileSize ?s }}",
+                                   FileUri((root / "a.txt").string()))) == "17");
+  CHECK(second.extraction.size() == 2);  // a.txt changed, new.md created
+}
+
+TEST_CASE("Crawler: marker files, .gitignore and churn folders") {
+  EmbeddedStore embedded;
+  embedded.dir.Write("root/keep.txt", "k");
+  embedded.dir.Write("root/private/.nomedia", "");
+  embedded.dir.Write("root/private/photo.jpg", "j");
+  embedded.dir.Write("root/project/.gitignore", "*.o\nout/\n");
+  embedded.dir.Write("root/project/main.c", "int main;");
+  embedded.dir.Write("root/project/main.o", "obj");
+  embedded.dir.Write("root/project/out/bin", "b");
+  embedded.dir.Write("root/project/node_modules/x/index.js", "js");
+  embedded.dir.Write("root/cmake-build/CMakeCache.txt", "cache");
+  embedded.dir.Write("root/cmake-build/foo.o", "obj");
+  CrawlRun run(embedded);
+  run.Crawl(embedded.dir / "root");
+  const std::string names = embedded.Value(
+      "SELECT (GROUP_CONCAT(?n; separator=\",\") AS ?all) { SELECT ?n { ?f nfo:fileName ?n } ORDER BY ?n }");
+  CHECK(names == "cmake-build,keep.txt,main.c,private,project,root");
+}
+
+TEST_CASE("Crawler: a non-recursive root keeps its sub-folders but not their content") {
+  EmbeddedStore embedded;
+  MakeTree(embedded.dir);
+  CrawlRun run(embedded);
+  run.Crawl(embedded.dir / "root", /*recursive=*/false);
+  CHECK(CountFiles(embedded) == "4");  // root, a.txt, b.pdf, sub
+}
+
+TEST_CASE("Crawler: hostile entries are skipped, never fatal") {
+  EmbeddedStore embedded;
+  const std::filesystem::path root = embedded.dir / "root";
+  embedded.dir.Write("root/fine.txt", "f");
+  embedded.dir.Write(std::string("root/bad\xff") + "name.txt", "not utf-8");
+  std::filesystem::create_directories(root / "loop");
+  std::filesystem::create_directory_symlink("..", root / "loop/up");
+  std::filesystem::create_symlink("/etc/passwd", root / "link.txt");
+  REQUIRE(::mkfifo((root / "fifo").c_str(), 0600) == 0);
+  std::string long_path = (root / "long").string();
+  std::filesystem::create_directories(long_path);
+  // Nest folders until a file with a NAME_MAX name inside would cross PATH_MAX.
+  while (long_path.size() + 1 + NAME_MAX < PATH_MAX) {
+    long_path += "/" + std::string(200, 'x');
+    REQUIRE(::mkdir(long_path.c_str(), 0700) == 0);
+  }
+  {
+    UniqueFd folder(::open(long_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    REQUIRE(folder.valid());
+    UniqueFd file(::openat(folder.get(), std::string(NAME_MAX, 'y').c_str(),
+                           O_CREAT | O_WRONLY | O_CLOEXEC, 0600));
+    REQUIRE(file.valid());
+  }
+  CrawlRun run(embedded);
+  run.Crawl(root);
+  CHECK(embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f nfo:fileName \"fine.txt\" }") == "1");
+  CHECK(embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f nfo:fileName \"link.txt\" }") == "0");
+  CHECK(embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f nfo:fileName \"fifo\" }") == "0");
+  CHECK(embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f nfo:fileName \"up\" }") == "0");
+  CHECK(embedded.Value(fmt::format("SELECT (COUNT(?f) AS ?c) {{ ?f nfo:fileName \"{}\" }}",
+                                   std::string(NAME_MAX, 'y'))) == "0");
+  CHECK(run.crawler.stats().skipped == 2);  // the non-UTF-8 name and the PATH_MAX path
+  // std::filesystem::remove_all cannot remove paths longer than PATH_MAX; rm can.
+  CHECK(std::system(fmt::format("rm -rf '{}'", (root / "long").string()).c_str()) == 0);
+}
+
+TEST_CASE("Crawler: a folder that cannot be read is skipped") {
+  if (::geteuid() == 0) return;  // root reads everything; nothing to test
+  EmbeddedStore embedded;
+  embedded.dir.Write("root/open/a.txt", "a");
+  embedded.dir.Write("root/closed/b.txt", "b");
+  std::filesystem::permissions(embedded.dir / "root/closed", std::filesystem::perms::none);
+  CrawlRun run(embedded);
+  run.Crawl(embedded.dir / "root");
+  std::filesystem::permissions(embedded.dir / "root/closed", std::filesystem::perms::owner_all);
+  CHECK(embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f nfo:fileName \"a.txt\" }") == "1");
+  CHECK(embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f nfo:fileName \"b.txt\" }") == "0");
+  CHECK(run.crawler.stats().skipped == 1);
+}
+
+}  // namespace
+}  // namespace quarry::miner

@@ -1,0 +1,71 @@
+// Helpers for miner-fs tests: an embedded store with the project's ontology in a temp folder,
+// wrapped so the test can count the queries and updates the miner sends, and a tree writer
+// with explicit mtimes.
+#pragma once
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+
+#include <memory>
+#include <string>
+
+#include "miner-fs/index_store.h"
+#include "quarry/connection.h"
+#include "tests/support/temp_dir.h"
+
+namespace quarry::miner::testing {
+
+// Counts what goes through to the real store.
+class CountingStore final : public IndexStore {
+ public:
+  explicit CountingStore(IndexStore& inner) : inner_(inner) {}
+  Result<KnownChildren> Children(const std::string& folder_iri) override {
+    ++children_queries;
+    return inner_.Children(folder_iri);
+  }
+  Result<std::optional<KnownChild>> Lookup(const std::string& uri) override {
+    ++lookups;
+    return inner_.Lookup(uri);
+  }
+  Result<void> Apply(const std::vector<std::string>& updates) override {
+    ++transactions;
+    update_count += updates.size();
+    return inner_.Apply(updates);
+  }
+  int children_queries = 0;
+  int lookups = 0;
+  int transactions = 0;
+  size_t update_count = 0;
+
+ private:
+  IndexStore& inner_;
+};
+
+struct EmbeddedStore {
+  EmbeddedStore() {
+    auto opened = Connection::Open({dir.path() / "db", QUARRY_SOURCE_ONTOLOGY_DIR, false});
+    REQUIRE_MESSAGE(opened.ok(), (opened ? std::string() : opened.error().ToString()));
+    connection = std::move(*opened);
+    store = std::make_unique<ConnectionIndexStore>(*connection);
+  }
+  // The single value of a one-row, one-column query, as text ("" when no row).
+  std::string Value(const std::string& sparql) {
+    auto cursor = connection->Query(sparql);
+    REQUIRE_MESSAGE(cursor.ok(), (cursor ? std::string() : cursor.error().ToString()));
+    auto has_row = cursor->Next();
+    REQUIRE(has_row.ok());
+    return *has_row ? std::string(cursor->GetString(0)) : std::string();
+  }
+  quarry::testing::TempDir dir;
+  std::unique_ptr<Connection> connection;
+  std::unique_ptr<ConnectionIndexStore> store;
+};
+
+// Sets a path's mtime (seconds) without following symlinks.
+inline void SetMtime(const std::filesystem::path& path, time_t seconds) {
+  const timespec times[2] = {{seconds, 0}, {seconds, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW) == 0);
+}
+
+}  // namespace quarry::miner::testing

@@ -1,0 +1,232 @@
+// Change capture (issue 4): what a committed transaction reports to the change sink — triples
+// of nrl:notify classes as resource IDs, deletes with their objects, net effects, writeback.
+#include "store/engine/change_capture.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "tests/store/engine/store_test_util.h"
+
+namespace quarry::engine {
+// Printed by doctest when a comparison fails.
+inline std::ostream& operator<<(std::ostream& out, const ChangedQuad& quad) {
+  return out << "(" << quad.graph << " " << quad.subject << " " << quad.predicate << " "
+             << quad.object << ")";
+}
+}  // namespace quarry::engine
+
+namespace quarry::testing {
+namespace {
+
+using engine::ChangedQuad;
+using engine::CommittedChanges;
+using Quads = std::vector<ChangedQuad>;
+
+// A writeback property and a multi-valued link between elements, beside the test ontology.
+const std::string kSignalsOntology = kTestPrefixes + R"(
+ex:comment a rdf:Property ; rdfs:domain ex:Element ; rdfs:range xsd:string ;
+  nrl:maxCardinality 1 ; nrl:writeback true .
+ex:partOf a rdf:Property ; rdfs:domain ex:Element ; rdfs:range ex:Element .
+)";
+const std::string kSong = "http://example.org/ex#Song";
+
+class CaptureStore {
+ public:
+  CaptureStore() {
+    store_.dir().Write("ontology/30-signals.ontology", kSignalsOntology);
+    store_.Reopen();
+    Listen();
+  }
+  void Listen() {
+    const auto set = store_->SetChangeSink(
+        [this](CommittedChanges&& changes) { reports_.push_back(std::move(changes)); });
+    REQUIRE_MESSAGE(set.ok(), (set ? std::string() : set.error().ToString()));
+  }
+  // The Resource ID of an IRI (prefixed names with ex: or rdf:).
+  int64_t Id(const std::string& name) {
+    std::string iri = name;
+    if (name.rfind("ex:", 0) == 0) iri = "http://example.org/ex#" + name.substr(3);
+    if (name.rfind("rdf:", 0) == 0) iri = "http://www.w3.org/1999/02/22-rdf-syntax-ns#" + name.substr(4);
+    if (name.rfind("rdfs:", 0) == 0) iri = "http://www.w3.org/2000/01/rdf-schema#" + name.substr(5);
+    auto select = store_->database().Prepare("SELECT ID FROM Resource WHERE Uri = ?1");
+    REQUIRE(select.ok());
+    REQUIRE(select->Bind(1, std::string_view(iri)).ok());
+    auto found = select->Step();
+    REQUIRE_MESSAGE((found.ok() && *found), iri);
+    return select->ColumnInt64(0);
+  }
+  // The rdf:type quads of a new ex:Song (the class and its superclasses).
+  Quads SongTypes(int64_t subject, int64_t graph = 0) {
+    Quads quads;
+    for (const char* cls : {"ex:Song", "ex:Media", "ex:Element", "rdfs:Resource"}) {
+      quads.push_back({graph, subject, Id("rdf:type"), Id(cls)});
+    }
+    return quads;
+  }
+  TestStore& store() { return store_; }
+  std::vector<CommittedChanges>& reports() { return reports_; }
+
+ private:
+  TestStore store_;
+  std::vector<CommittedChanges> reports_;
+};
+
+Quads Sorted(Quads quads) {
+  std::sort(quads.begin(), quads.end(), [](const ChangedQuad& a, const ChangedQuad& b) {
+    return std::tie(a.graph, a.subject, a.predicate, a.object) <
+           std::tie(b.graph, b.subject, b.predicate, b.object);
+  });
+  return quads;
+}
+
+Quads Concat(Quads first, const Quads& second) {
+  first.insert(first.end(), second.begin(), second.end());
+  return first;
+}
+
+TEST_CASE("ChangeCapture: an insert reports the subject's triples under its notify class") {
+  CaptureStore capture;
+  capture.store().Update(kPrefixes + R"(INSERT DATA {
+    <urn:art> a ex:Artist ; ex:name "Band" .
+    <urn:s1> a ex:Song ; ex:title "One" ; ex:performer <urn:art> ; ex:genre "rock" .
+  })");
+  REQUIRE(capture.reports().size() == 1);
+  const CommittedChanges& changes = capture.reports().front();
+  REQUIRE(changes.classes.size() == 1);  // ex:Artist has no nrl:notify
+  CHECK(changes.classes[0].class_iri == kSong);
+  CHECK(changes.classes[0].deletes.empty());
+  const int64_t s1 = capture.Id("urn:s1");
+  const Quads expected = Concat(capture.SongTypes(s1),
+                                {{0, s1, capture.Id("ex:title"), 0},
+                                 {0, s1, capture.Id("ex:performer"), capture.Id("urn:art")},
+                                 {0, s1, capture.Id("ex:genre"), 0}});
+  CHECK(Sorted(changes.classes[0].inserts) == Sorted(expected));
+  CHECK(changes.writeback.empty());
+}
+
+TEST_CASE("ChangeCapture: INSERT OR REPLACE and a rename report the old value and the new") {
+  CaptureStore capture;
+  capture.store().Update(kPrefixes + "INSERT DATA { <urn:s1> a ex:Song ; ex:title \"Old\" ; ex:size 1 }");
+  const int64_t s1 = capture.Id("urn:s1");
+  SUBCASE("INSERT OR REPLACE") {
+    capture.store().Update(kPrefixes + "INSERT OR REPLACE { <urn:s1> ex:size 2 } WHERE {}");
+    REQUIRE(capture.reports().size() == 2);
+    const auto& song = capture.reports().back().classes.at(0);
+    CHECK(song.deletes == Quads{{0, s1, capture.Id("ex:size"), 0}});
+    CHECK(song.inserts == Quads{{0, s1, capture.Id("ex:size"), 0}});
+  }
+  SUBCASE("DELETE/INSERT in one request") {
+    capture.store().Update(kPrefixes +
+                           "DELETE { <urn:s1> ex:title ?t } INSERT { <urn:s1> ex:title \"New\" } "
+                           "WHERE { <urn:s1> ex:title ?t }");
+    REQUIRE(capture.reports().size() == 2);
+    const auto& song = capture.reports().back().classes.at(0);
+    CHECK(song.deletes == Quads{{0, s1, capture.Id("ex:title"), 0}});
+    CHECK(song.inserts == Quads{{0, s1, capture.Id("ex:title"), 0}});
+  }
+  SUBCASE("the same value again changes nothing") {
+    capture.store().Update(kPrefixes + "INSERT OR REPLACE { <urn:s1> ex:size 1 } WHERE {}");
+    CHECK(capture.reports().size() == 1);
+  }
+}
+
+TEST_CASE("ChangeCapture: deleting a resource wholesale carries its objects' IDs") {
+  CaptureStore capture;
+  capture.store().Update(kPrefixes + R"(INSERT DATA {
+    <urn:folder> a ex:Song . <urn:art> a ex:Artist .
+    <urn:a> a ex:Song ; ex:title "A" ; ex:partOf <urn:folder> ; ex:performer <urn:art> .
+  })");
+  capture.store().Update("DELETE DATA { <urn:a> a <http://www.w3.org/2000/01/rdf-schema#Resource> }");
+  REQUIRE(capture.reports().size() == 2);
+  const CommittedChanges& changes = capture.reports().back();
+  REQUIRE(changes.classes.size() == 1);
+  const int64_t a = capture.Id("urn:a");
+  const Quads expected = Concat(capture.SongTypes(a),
+                                {{0, a, capture.Id("ex:title"), 0},
+                                 {0, a, capture.Id("ex:partOf"), capture.Id("urn:folder")},
+                                 {0, a, capture.Id("ex:performer"), capture.Id("urn:art")}});
+  CHECK(Sorted(changes.classes[0].deletes) == Sorted(expected));
+  CHECK(changes.classes[0].inserts.empty());
+}
+
+TEST_CASE("ChangeCapture: named graphs carry their ID") {
+  CaptureStore capture;
+  capture.store().Update(kPrefixes + "INSERT DATA { GRAPH <urn:g> { <urn:s1> a ex:Song ; ex:title \"T\" } }");
+  REQUIRE(capture.reports().size() == 1);
+  const int64_t g = capture.Id("urn:g");
+  const int64_t s1 = capture.Id("urn:s1");
+  CHECK(Sorted(capture.reports()[0].classes.at(0).inserts) ==
+        Sorted(Concat(capture.SongTypes(s1, g), {{g, s1, capture.Id("ex:title"), 0}})));
+}
+
+TEST_CASE("ChangeCapture: net effect of one transaction, nothing for a rolled back one") {
+  CaptureStore capture;
+  SUBCASE("inserted then deleted in one batch") {
+    const std::vector<std::string> batch{
+        kPrefixes + "INSERT DATA { <urn:s1> a ex:Song ; ex:title \"Gone\" ; ex:track 4 }",
+        kPrefixes + "DELETE DATA { <urn:s1> ex:title \"Gone\" }"};
+    REQUIRE(capture.store()->UpdateBatch(batch).ok());
+    REQUIRE(capture.reports().size() == 1);
+    const int64_t s1 = capture.Id("urn:s1");
+    CHECK(Sorted(capture.reports()[0].classes.at(0).inserts) ==
+          Sorted(Concat(capture.SongTypes(s1), {{0, s1, capture.Id("ex:track"), 0}})));
+    CHECK(capture.reports()[0].classes.at(0).deletes.empty());
+  }
+  SUBCASE("a failed update reports nothing, the next one only its own changes") {
+    capture.store().Update(kPrefixes + "INSERT DATA { <urn:s1> a ex:Song ; ex:title \"T\" }");
+    const std::vector<std::string> failing{
+        kPrefixes + "INSERT DATA { <urn:s2> a ex:Song }",
+        kPrefixes + "INSERT DATA { <urn:s1> ex:title \"Second\" }"};  // single-valued: refused
+    CHECK_FALSE(capture.store()->UpdateBatch(failing).ok());
+    CHECK(capture.reports().size() == 1);
+    capture.store().Update(kPrefixes + "INSERT DATA { <urn:s3> a ex:Song }");
+    REQUIRE(capture.reports().size() == 2);
+    CHECK(Sorted(capture.reports()[1].classes.at(0).inserts) ==
+          Sorted(capture.SongTypes(capture.Id("urn:s3"))));
+  }
+  SUBCASE("a LOAD SILENT that fails halfway leaves no rows behind") {
+    const auto half = capture.store().dir().Write(
+        "half.ttl", "@prefix ex: <http://example.org/ex#> .\n"
+                    "<urn:h1> a ex:Song ; ex:title \"Half\" .\n<urn:h2> ex:nope 1 .\n");
+    capture.store().Update(kPrefixes + "INSERT DATA { <urn:s4> a ex:Song }; LOAD SILENT <file://" +
+                           half.string() + ">");
+    REQUIRE(capture.reports().size() == 1);
+    CHECK(Sorted(capture.reports()[0].classes.at(0).inserts) ==
+          Sorted(capture.SongTypes(capture.Id("urn:s4"))));
+  }
+}
+
+TEST_CASE("ChangeCapture: writeback names the changed nrl:writeback properties per subject") {
+  CaptureStore capture;
+  capture.store().Update(kPrefixes + "INSERT DATA { <urn:s1> a ex:Song ; ex:comment \"c\" ; ex:title \"t\" }");
+  REQUIRE(capture.reports().size() == 1);
+  const std::map<int64_t, std::vector<int64_t>> expected{
+      {capture.Id("urn:s1"), {capture.Id("ex:comment")}}};
+  CHECK(capture.reports()[0].writeback == expected);
+  // Not a notify class, still written back.
+  capture.store().Update(kPrefixes + "INSERT DATA { <urn:e1> a ex:Element ; ex:comment \"d\" }");
+  REQUIRE(capture.reports().size() == 2);
+  CHECK(capture.reports()[1].classes.empty());
+  CHECK(capture.reports()[1].writeback.count(capture.Id("urn:e1")) == 1);
+}
+
+TEST_CASE("ChangeCapture: without a sink nothing is reported; read-only stores refuse one") {
+  CaptureStore capture;
+  REQUIRE(capture.store()->SetChangeSink(nullptr).ok());
+  capture.store().Update(kPrefixes + "INSERT DATA { <urn:s1> a ex:Song }");
+  CHECK(capture.reports().empty());
+  capture.Listen();
+  capture.store().Update(kPrefixes + "INSERT DATA { <urn:s2> a ex:Song }");
+  CHECK(capture.reports().size() == 1);
+
+  auto reader = engine::Store::Open({capture.store().dir().path() / "db",
+                                     capture.store().dir().path() / "ontology", true});
+  REQUIRE(reader.ok());
+  CHECK_FALSE((*reader)->SetChangeSink([](CommittedChanges&&) {}).ok());
+}
+
+}  // namespace
+}  // namespace quarry::testing
