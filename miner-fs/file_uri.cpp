@@ -76,21 +76,4 @@ std::optional<std::string> FileUriToPath(std::string_view uri) {
   return path;
 }
 
-std::string SparqlString(std::string_view text) {
-  std::string out = "\"";
-  out.reserve(text.size() + 2);
-  for (const char c : text) {
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default: out += c;
-    }
-  }
-  out += '"';
-  return out;
-}
-
 }  // namespace quarry::miner

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "store/common/sparql_quote.h"
+
 namespace quarry::miner {
 
 // "/home/a b/é" -> "file:///home/a%20b/%C3%A9". `path` must be absolute.
@@ -17,7 +19,7 @@ std::string FileUri(std::string_view absolute_path);
 std::string ChildUri(std::string_view folder_uri, std::string_view name);
 // The path bytes of a file:// URI; nullopt when it is not one or holds a bad escape.
 std::optional<std::string> FileUriToPath(std::string_view uri);
-// The text of a SPARQL string literal ("..." with \\ \" \n \r \t escaped).
-std::string SparqlString(std::string_view text);
+// SPARQL string literals: quarry::SparqlString (store/common/sparql_quote.h).
+using quarry::SparqlString;
 
 }  // namespace quarry::miner

@@ -62,22 +62,6 @@ constexpr ExtensionMime kExtensionMimes[] = {
     {"pls", "audio/x-scpls"},
 };
 
-std::string LowerExtension(std::string_view path) {
-  const size_t slash = path.rfind('/');
-  const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  const size_t dot = base.rfind('.');
-  if (dot == std::string_view::npos || dot == 0) return {};
-  std::string extension(base.substr(dot + 1));
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return extension;
-}
-
-bool IsTieMime(std::string_view mime_type) {
-  return mime_type == "application/octet-stream" || mime_type == "text/plain" ||
-         mime_type == "application/zip" || mime_type == "inode/x-empty";
-}
-
 // Whether the extension may make libmagic's vague answer precise: text stays text (Markdown,
 // CSV, playlists), a zip only becomes an office document, unknown bytes take the extension.
 // An empty file keeps inode/x-empty (the registry still picks a module by extension).
@@ -93,6 +77,23 @@ bool ExtensionRefines(std::string_view detected, std::string_view by_extension) 
 }
 
 }  // namespace
+
+std::string LowerExtension(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const size_t dot = base.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return {};
+  std::string extension(base.substr(dot + 1));
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension;
+}
+
+bool IsGenericMime(std::string_view mime_type) {
+  return mime_type == "application/octet-stream" || mime_type == "text/plain" ||
+         mime_type == "application/zip" || mime_type == "inode/x-empty";
+}
+
 
 std::string_view MimeTypeForExtension(std::string_view lower_extension) {
   for (const ExtensionMime& entry : kExtensionMimes) {
@@ -118,7 +119,7 @@ Result<std::string> DetectMimeType(int fd, std::string_view path) {
   // libmagic names an empty file application/x-empty through a descriptor and inode/x-empty
   // through a path; keep the shared-mime-info name.
   if (mime_type == "application/x-empty") mime_type = "inode/x-empty";
-  if (IsTieMime(mime_type)) {
+  if (IsGenericMime(mime_type)) {
     const std::string_view by_extension = MimeTypeForExtension(LowerExtension(path));
     if (ExtensionRefines(mime_type, by_extension)) mime_type = by_extension;
   }

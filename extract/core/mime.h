@@ -19,4 +19,12 @@ Result<std::string> DetectMimeType(int fd, std::string_view path);
 // The MIME type an extension stands for ("md" → "text/markdown"), or "" when unknown.
 std::string_view MimeTypeForExtension(std::string_view lower_extension);
 
+// The lower-case extension of the last path segment, without the dot; "" for none or a
+// dot file (".bashrc").
+std::string LowerExtension(std::string_view path);
+
+// A type libmagic gives when it cannot tell (octet-stream, text/plain, zip, empty): the file's
+// extension may then decide.
+bool IsGenericMime(std::string_view mime_type);
+
 }  // namespace quarry::extract

@@ -4,26 +4,10 @@
 #include <cctype>
 
 #include "extract/core/module.h"
+#include "extract/core/mime.h"
 
 namespace quarry::extract {
 namespace {
-
-std::string LowerExtension(std::string_view file_name) {
-  const size_t slash = file_name.rfind('/');
-  const std::string_view base =
-      slash == std::string_view::npos ? file_name : file_name.substr(slash + 1);
-  const size_t dot = base.rfind('.');
-  if (dot == std::string_view::npos || dot == 0) return {};
-  std::string extension(base.substr(dot + 1));
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return extension;
-}
-
-bool IsGenericMime(std::string_view mime_type) {
-  return mime_type == "application/octet-stream" || mime_type == "text/plain" ||
-         mime_type == "inode/x-empty" || mime_type == "application/zip";
-}
 
 bool MatchesWildcard(std::string_view pattern, std::string_view mime_type) {
   if (pattern.size() < 2 || pattern.substr(pattern.size() - 2) != "/*") return false;

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "extract/core/mime.h"
 #include "extract/core/vocab.h"
 #include "extract/modules/text_reader.h"
 
@@ -60,17 +61,6 @@ constexpr std::array kMimeRules = {
     KindRule{"text/javascript", TextKind::kCode, "JavaScript"},
     KindRule{"application/javascript", TextKind::kCode, "JavaScript"},
 };
-
-std::string LowerExtension(std::string_view path) {
-  const size_t slash = path.rfind('/');
-  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  const size_t dot = name.rfind('.');
-  if (dot == std::string_view::npos || dot == 0) return {};
-  std::string extension(name.substr(dot + 1));
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return extension;
-}
 
 KindRule Classify(const FileInput& file) {
   const std::string extension = LowerExtension(file.path);

@@ -2,25 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "store/common/sparql_quote.h"
+
 namespace quarry {
 namespace {
 
 bool IsNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-std::string QuoteLiteral(std::string_view text) {
-  std::string quoted = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"': quoted += "\\\""; break;
-      case '\\': quoted += "\\\\"; break;
-      case '\n': quoted += "\\n"; break;
-      case '\r': quoted += "\\r"; break;
-      default: quoted += c;
-    }
-  }
-  return quoted + '"';
 }
 
 // SPARQL IRIREF: '<' ([^<>"{}|^`\]-[#x00-#x20])* '>'. Anything else starting with '<' is the
@@ -57,9 +45,9 @@ std::string SparqlTermText(const schema::RdfTerm& term) {
     case schema::RdfTerm::Kind::kBlank: return "_:" + term.value;
     case schema::RdfTerm::Kind::kLiteral: break;
   }
-  if (!term.lang.empty()) return QuoteLiteral(term.value) + "@" + term.lang;
-  if (!term.datatype.empty()) return QuoteLiteral(term.value) + "^^<" + term.datatype + ">";
-  return QuoteLiteral(term.value);
+  if (!term.lang.empty()) return SparqlString(term.value) + "@" + term.lang;
+  if (!term.datatype.empty()) return SparqlString(term.value) + "^^<" + term.datatype + ">";
+  return SparqlString(term.value);
 }
 
 Result<std::string> SubstituteParameters(std::string_view sparql,

@@ -8,29 +8,16 @@
 #include "extract/core/iri.h"
 #include "store/engine/store.h"
 #include "tests/extract/extract_test_util.h"
+#include "tests/store/engine/store_test_util.h"
 #include "tests/support/temp_dir.h"
 
 namespace quarry::extract {
 namespace {
 
 std::vector<std::string> Rows(engine::Store& store, const std::string& sparql) {
-  auto cursor = store.Query(sparql);
-  INFO(sparql);
-  INFO((cursor ? std::string() : cursor.error().ToString()));
-  REQUIRE(cursor.ok());
-  std::vector<std::string> rows;
-  for (;;) {
-    auto has_row = cursor->Next();
-    REQUIRE(has_row.ok());
-    if (!*has_row) break;
-    std::string row;
-    for (int i = 0; i < cursor->ColumnCount(); ++i) {
-      if (i) row += "|";
-      row += std::string(cursor->GetString(i));
-    }
-    rows.push_back(row);
-  }
-  return rows;
+  return testing::RequireRows(store.Query(sparql), sparql, [](engine::Cursor& cursor, int i) {
+    return std::string(cursor.GetString(i));
+  });
 }
 
 class ExtractStore {

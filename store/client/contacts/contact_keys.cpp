@@ -125,20 +125,4 @@ bool Matches(const Contact& contact, const ContactFilter& filter) {
   return false;
 }
 
-std::string SparqlString(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default: out += c;
-    }
-  }
-  out += '"';
-  return out;
-}
-
 }  // namespace quarry::contacts

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "quarry/contacts.h"
+#include "store/common/sparql_quote.h"
 
 namespace quarry::contacts {
 
@@ -38,7 +39,7 @@ ContactKeys KeysOf(const Contact& contact);
 std::string FilterKey(const ContactFilter& filter);
 bool Matches(const Contact& contact, const ContactFilter& filter);
 
-// A SPARQL string literal (quotes included) with \ " and control characters escaped.
-std::string SparqlString(std::string_view text);
+// SPARQL string literals: quarry::SparqlString (store/common/sparql_quote.h).
+using quarry::SparqlString;
 
 }  // namespace quarry::contacts
