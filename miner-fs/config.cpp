@@ -104,8 +104,20 @@ void ReadIndex(const toml::table& index, const UserDirs& dirs, MinerConfig& conf
 
 void ReadOthers(const toml::table& root, MinerConfig& config, std::vector<std::string>& warnings) {
   if (const toml::table* throttle = root["throttle"].as_table()) {
-    ReadInt(*throttle, "throttle", "level", 0, 20, config.throttle_level, warnings);
+    if (throttle->contains("cpu_percent")) {
+      ReadInt(*throttle, "throttle", "cpu_percent", 1, 100, config.cpu_percent, warnings);
+    } else if (throttle->contains("level")) {
+      int level = (100 - config.cpu_percent) / 4;
+      ReadInt(*throttle, "throttle", "level", 0, 20, level, warnings);
+      config.cpu_percent = 100 - 4 * level;
+    }
     ReadValue(*throttle, "throttle", "pause_on_battery", config.pause_on_battery, warnings);
+  }
+  if (const toml::table* monitor = root["monitor"].as_table()) {
+    ReadInt(*monitor, "monitor", "max_watches", 0, 100'000'000, config.max_watches, warnings);
+    int fallback_s = static_cast<int>(config.fallback_crawl_interval.count());
+    ReadInt(*monitor, "monitor", "fallback_crawl_s", 1, 86'400, fallback_s, warnings);
+    config.fallback_crawl_interval = std::chrono::seconds(fallback_s);
   }
   if (const toml::table* writes = root["writes"].as_table()) {
     ReadInt(*writes, "writes", "batch_files", 1, 100000, config.batch_files, warnings);

@@ -17,8 +17,13 @@
 //   honour_gitignore = true
 //   removable_media = false
 //   [throttle]
-//   level = 10              # 0 = full speed .. 20 = gentlest (sleep between folders)
+//   cpu_percent = 60        # the crawl's CPU budget, percent of one core (1..100; 100 = no limit)
+//   level = 10              # Tracker's 0..20 scale, read when cpu_percent is absent: 100 - 4 * level
 //   pause_on_battery = true
+//   [monitor]
+//   max_watches = 0         # inotify watches at most (0 = what the kernel allows); folders
+//                           # beyond it are crawled every fallback_crawl_s seconds
+//   fallback_crawl_s = 300
 //   [writes]
 //   batch_files = 500       # a batch is sent after this many files ...
 //   batch_ms = 500          # ... or this long after its first update
@@ -52,8 +57,10 @@ struct MinerConfig {
   std::vector<std::string> ignore_markers{".nomedia", ".quarryignore"};
   bool honour_gitignore = true;
   bool removable_media = false;
-  int throttle_level = 10;
+  int cpu_percent = 60;  // level 10 on Tracker's scale
   bool pause_on_battery = true;
+  int max_watches = 0;
+  std::chrono::seconds fallback_crawl_interval{300};
   int batch_files = 500;
   std::chrono::milliseconds batch_time{500};
   std::chrono::milliseconds quiet_period{2000};

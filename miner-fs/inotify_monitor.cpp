@@ -26,6 +26,10 @@ Result<InotifyMonitor> InotifyMonitor::Create() {
 
 Result<void> InotifyMonitor::Watch(const std::string& path) {
   if (wd_by_path_.contains(path)) return Ok();
+  if (max_watches_ > 0 && path_by_wd_.size() >= max_watches_) {
+    return Error(Errc::kNoSpace, fmt::format("cannot watch {}: the configured limit of {} watches is reached",
+                                             path, max_watches_));
+  }
   const int wd = ::inotify_add_watch(fd_.get(), path.c_str(), kWatchMask);
   if (wd < 0) {
     const int error = errno;
@@ -110,5 +114,12 @@ void InotifyMonitor::Decode(const struct inotify_event& raw, std::vector<FsEvent
 }
 
 bool InotifyMonitor::TakeOverflow() { return std::exchange(overflowed_, false); }
+
+void InotifyMonitor::SimulateOverflow() {
+  alignas(inotify_event) char buffer[4096];
+  while (::read(fd_.get(), buffer, sizeof(buffer)) > 0) {
+  }
+  overflowed_ = true;
+}
 
 }  // namespace quarry::miner

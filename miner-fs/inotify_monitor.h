@@ -24,8 +24,10 @@ class InotifyMonitor {
   static Result<InotifyMonitor> Create();
 
   int fd() const { return fd_.get(); }
-  // Watches `path` (a folder). Errc::kNoSpace when the watch limit is reached.
+  // Watches `path` (a folder). Errc::kNoSpace when the watch limit is reached: the kernel's,
+  // or `max_watches` when set (config [monitor] max_watches; also how tests reach the limit).
   Result<void> Watch(const std::string& path);
+  void SetMaxWatches(size_t max_watches) { max_watches_ = max_watches; }
   // Forgets the watches of `path` and everything under it (a deleted folder).
   void Unwatch(const std::string& path);
   // A folder moved: the watches under `old_path` now report paths under `new_path`.
@@ -37,6 +39,9 @@ class InotifyMonitor {
   Result<void> Read(std::vector<FsEvent>& events);
   // True once an IN_Q_OVERFLOW was read; cleared by the call.
   bool TakeOverflow();
+  // Test hook (quarry-miner-fs on SIGUSR1): what the kernel does when its queue overflows —
+  // the queued events are lost and IN_Q_OVERFLOW is reported.
+  void SimulateOverflow();
 
  private:
   explicit InotifyMonitor(UniqueFd fd) : fd_(std::move(fd)) {}
@@ -46,6 +51,7 @@ class InotifyMonitor {
   std::unordered_map<int, std::string> path_by_wd_;
   std::unordered_map<std::string, int> wd_by_path_;
   bool overflowed_ = false;
+  size_t max_watches_ = 0;  // 0: no cap of our own
 };
 
 }  // namespace quarry::miner

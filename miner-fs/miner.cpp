@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "miner-fs/cpu_budget.h"
 #include "miner-fs/file_uri.h"
 #include "miner-fs/log.h"
 #include "miner-fs/sparql_updates.h"
@@ -57,17 +58,22 @@ Miner::Miner(MinerOptions options, IndexStore& store, FileSystem& file_system,
   crawler_->SetFolderListener([this](const std::string& path, const std::string& iri, bool recursive) {
     OnFolder(path, iri, recursive);
   });
+  monitor_.SetMaxWatches(static_cast<size_t>(options_.config.max_watches));
 }
 
 Miner::~Miner() = default;
+
+void Miner::Wake() {
+  const uint64_t one = 1;
+  (void)!::write(wake_fd_.get(), &one, sizeof(one));
+}
 
 void Miner::RequestReload() {
   {
     const std::lock_guard lock(requests_mutex_);
     reload_requested_ = true;
   }
-  const uint64_t one = 1;
-  (void)!::write(wake_fd_.get(), &one, sizeof(one));
+  Wake();
 }
 
 void Miner::RequestIndexFile(std::string path) {
@@ -75,8 +81,15 @@ void Miner::RequestIndexFile(std::string path) {
     const std::lock_guard lock(requests_mutex_);
     files_requested_.push_back(std::move(path));
   }
-  const uint64_t one = 1;
-  (void)!::write(wake_fd_.get(), &one, sizeof(one));
+  Wake();
+}
+
+void Miner::RequestSimulatedOverflow() {
+  {
+    const std::lock_guard lock(requests_mutex_);
+    overflow_requested_ = true;
+  }
+  Wake();
 }
 
 void Miner::StartFullCrawl() {
@@ -107,6 +120,7 @@ Result<void> Miner::Run(int stop_fd) {
       status_.AddError(turned.error().ToString());
       store_failed_ = true;
     }
+    HandOffExtraction();
     PublishStatus();
     const bool is_idle = crawler_->idle() && pending_roots_.empty() && coalescer_.empty() &&
                          batcher_.pending() == 0 && !store_failed_;
@@ -122,7 +136,9 @@ std::chrono::milliseconds Miner::Timeout() const {
   if (store_failed_) return kStoreRetry;
   const bool is_crawling = !crawler_->idle() || !pending_roots_.empty();
   if (is_crawling && !status_.paused()) {
-    return std::chrono::milliseconds(options_.config.throttle_level);  // 0 = full speed
+    // The CPU budget's rest (events that arrive meanwhile are still served).
+    return std::max(std::chrono::milliseconds(0),
+                    std::chrono::ceil<std::chrono::milliseconds>(next_slice_ - Clock::now()));
   }
   const auto now = Clock::now();
   auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::minutes(1));
@@ -135,7 +151,8 @@ std::chrono::milliseconds Miner::Timeout() const {
   consider(coalescer_.NextDue());
   consider(batcher_.due());
   if (!unwatched_.empty()) consider(next_fallback_crawl_);
-  if (is_crawling) wait = std::min(wait, kStatusTick);  // paused: keep the status fresh
+  // Paused: keep the status fresh and notice a Resume (it comes from the bus thread).
+  if (is_crawling || status_.paused()) wait = std::min(wait, kStatusTick);
   return wait;
 }
 
@@ -161,17 +178,22 @@ Result<void> Miner::Turn() {
         crawler_->AddFolder(path, folder->second.iri, false);
       }
     }
-    next_fallback_crawl_ = now + options_.fallback_crawl_interval;
+    next_fallback_crawl_ = now + options_.config.fallback_crawl_interval;
   }
   QUARRY_TRY(CrawlTurn());
   return batcher_.FlushIfDue(Clock::now());
 }
 
+// Crawls for one slice, then sets the rest the CPU budget asks for (the poll timeout).
 Result<void> Miner::CrawlTurn() {
-  const auto slice_end = Clock::now() + kCrawlSlice;
+  const auto slice_start = Clock::now();
+  const bool is_crawling = !crawler_->idle() || !pending_roots_.empty();
+  if (!is_crawling || slice_start < next_slice_) return Ok();
+  const auto cpu_start = ThreadCpuTime();
+  const auto slice_end = slice_start + kCrawlSlice;
   do {
     if (crawler_->idle()) {
-      if (pending_roots_.empty()) return Ok();
+      if (pending_roots_.empty()) break;
       // The previous root's writes go first: the next root may be its child.
       QUARRY_TRY(batcher_.Flush());
       const IndexRoot root = pending_roots_.front();
@@ -181,8 +203,11 @@ Result<void> Miner::CrawlTurn() {
     }
     QUARRY_ASSIGN_OR_RETURN(const bool stepped, crawler_->Step());
     (void)stepped;
-    if (options_.config.throttle_level > 0) break;  // one folder per turn, then the poll timeout
   } while (Clock::now() < slice_end);
+  const auto now = Clock::now();
+  next_slice_ = now + RestAfter(ThreadCpuTime() - cpu_start,
+                                std::chrono::duration_cast<std::chrono::microseconds>(now - slice_start),
+                                options_.config.cpu_percent);
   if (crawler_->idle() && pending_roots_.empty()) {
     QUARRY_TRY(batcher_.Flush());
     LogInfo(fmt::format("crawl done: {} folders, {} files, {} created, {} changed, {} deleted",
@@ -200,8 +225,9 @@ void Miner::OnFolder(const std::string& path, const std::string& iri, bool recur
   if (watched) return;
   if (watched.error().code() == Errc::kNoSpace) {
     if (unwatched_.empty()) {
-      LogWarning("inotify watch limit reached; folders beyond it are crawled periodically");
-      next_fallback_crawl_ = Clock::now() + options_.fallback_crawl_interval;
+      LogWarning(fmt::format("inotify watch limit reached ({}); folders beyond it are crawled every {} s",
+                             watched.error().ToString(), options_.config.fallback_crawl_interval.count()));
+      next_fallback_crawl_ = Clock::now() + options_.config.fallback_crawl_interval;
     }
     unwatched_.insert(path);
     return;

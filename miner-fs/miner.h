@@ -37,11 +37,11 @@ namespace quarry::miner {
 struct MinerOptions {
   MinerConfig config;
   std::filesystem::path config_file;  // reread by RequestReload(); empty: keep `config`
-  // How often folders left unwatched by the inotify limit are crawled.
-  std::chrono::milliseconds fallback_crawl_interval{std::chrono::minutes(5)};
   std::filesystem::path power_supply_dir = "/sys/class/power_supply";
   // Return from Run() once the first crawl is written (`quarry-miner-fs --once`).
   bool exit_when_idle = false;
+  // org.quarry.Extract1; null: the URIs stay in PendingExtraction (bounded).
+  ExtractSink* extract_sink = nullptr;
 };
 
 class Miner {
@@ -56,6 +56,9 @@ class Miner {
   // From any thread: reread the config file (roots added or removed), or index one file now.
   void RequestReload();
   void RequestIndexFile(std::string path);
+  // From any thread; a test hook (SIGUSR1): the monitor loses its queued events and reports
+  // IN_Q_OVERFLOW, as the kernel does when its queue overflows.
+  void RequestSimulatedOverflow();
 
  private:
   struct WatchedFolder {
@@ -77,6 +80,8 @@ class Miner {
   void StartFullCrawl();
   void ReadMonitor();
   void PublishStatus();
+  void HandOffExtraction();
+  void Wake();
   void CheckPower();
   std::chrono::milliseconds Timeout() const;
   const WatchedFolder* Parent(const std::string& path) const;
@@ -100,6 +105,9 @@ class Miner {
   std::unordered_set<std::string> unwatched_;               // refused by the watch limit
   std::chrono::steady_clock::time_point next_fallback_crawl_{};
   std::chrono::steady_clock::time_point crawl_started_{};
+  std::chrono::steady_clock::time_point next_slice_{};  // the CPU budget's rest ends then
+  HandOffCounts handoff_;
+  bool extractor_absent_ = false;  // logged once per absence
   uint64_t crawled_folders_at_start_ = 0;
   bool store_failed_ = false;
   std::optional<int> battery_pause_;  // the cookie of our own pause while on battery
@@ -107,6 +115,7 @@ class Miner {
 
   std::mutex requests_mutex_;
   bool reload_requested_ = false;
+  bool overflow_requested_ = false;
   std::vector<std::string> files_requested_;
 };
 

@@ -62,11 +62,15 @@ void RegisterIndex(sdbus::IObject& object, MinerStatus& status, Miner& miner) {
         const MinerCounts counts = status.counts();
         return std::map<std::string, uint64_t>{
             {"found", counts.found}, {"indexed", counts.indexed}, {"waiting", counts.waiting},
-            {"failed", counts.failed}, {"folders", counts.folders}, {"watched", counts.watched},
+            {"failed", counts.failed}, {"handed_off", counts.handed_off},
+            {"deferred", counts.deferred}, {"folders", counts.folders}, {"watched", counts.watched},
+            {"unwatched", counts.unwatched},
             {"watch_limit_reached", counts.watch_limit_reached ? 1u : 0u}};
       });
   object.registerMethod("GetErrors").onInterface(kMinerIndexInterface).withOutputParamNames("errors")
       .implementedAs([&status]() { return status.errors(); });
+  object.registerMethod("GetCurrent").onInterface(kMinerIndexInterface).withOutputParamNames("path")
+      .implementedAs([&status]() { return status.current(); });
 }
 
 }  // namespace

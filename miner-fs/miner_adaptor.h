@@ -2,7 +2,8 @@
 // /org/quarry/Miner/Files under the name org.quarry.Miner.Files — GetStatus, GetProgress,
 // GetRemainingTime, Pause(application, reason) -> cookie, Resume(cookie), GetPauseDetails,
 // signal Progress(status, progress, remaining_seconds) — and org.quarry.Miner.Files.Index for
-// the `quarry` command: IndexFile(path), Reload(), GetCounts() -> a{st}, GetErrors() -> as.
+// the `quarry` command: IndexFile(path), Reload(), GetCounts() -> a{st}, GetErrors() -> as,
+// GetCurrent() -> s (the folder or file being worked on).
 // sdbus-c++ stays in this unit (ARCHITECTURE.md §4).
 // Thread-safety: construct and destroy on the main thread; handlers run on the bus thread.
 #pragma once

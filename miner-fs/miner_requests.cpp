@@ -13,11 +13,18 @@ namespace quarry::miner {
 
 Result<void> Miner::HandleRequests() {
   bool reload = false;
+  bool overflow = false;
   std::vector<std::string> files;
   {
     const std::lock_guard lock(requests_mutex_);
     reload = std::exchange(reload_requested_, false);
+    overflow = std::exchange(overflow_requested_, false);
     files.swap(files_requested_);
+  }
+  if (overflow) {
+    // The events already read are lost too, as with a real overflow.
+    monitor_.SimulateOverflow();
+    coalescer_ = EventCoalescer(options_.config.quiet_period);
   }
   if (reload) QUARRY_TRY(Reload());
   if (files.empty()) return Ok();
@@ -82,6 +89,25 @@ void Miner::CheckPower() {
   }
 }
 
+// After each committed batch: the acknowledged files go to org.quarry.Extract1.Queue. Without
+// an extractor they are dropped (it queues unextracted files from the store when it starts).
+void Miner::HandOffExtraction() {
+  constexpr size_t kHandOffChunk = 1000;  // URIs per Extract1.Queue call
+  if (!options_.extract_sink || extraction_.size() == 0) return;
+  const uint64_t deferred_before = handoff_.deferred;
+  auto handed = HandOff(extraction_, *options_.extract_sink, kHandOffChunk, handoff_);
+  if (!handed) {
+    LogWarning(fmt::format("extraction hand-off: {}", handed.error().ToString()));
+    status_.AddError(handed.error().ToString());
+    return;
+  }
+  const bool is_absent = handoff_.deferred > deferred_before;
+  if (is_absent && !extractor_absent_) {
+    LogInfo("quarry-extract is not running; it picks up the files it has not extracted when it starts");
+  }
+  extractor_absent_ = is_absent;
+}
+
 void Miner::PublishStatus() {
   const CrawlStats& stats = crawler_->stats();
   MinerCounts counts;
@@ -89,8 +115,11 @@ void Miner::PublishStatus() {
   counts.indexed = batcher_.applied();
   counts.failed = batcher_.failed();
   counts.waiting = extraction_.size();
+  counts.handed_off = handoff_.handed_off;
+  counts.deferred = handoff_.deferred + extraction_.dropped();
   counts.folders = stats.folders;
   counts.watched = monitor_.size();
+  counts.unwatched = unwatched_.size();
   counts.watch_limit_reached = !unwatched_.empty();
   status_.SetCounts(counts);
   const bool is_crawling = !crawler_->idle() || !pending_roots_.empty();

@@ -30,10 +30,13 @@ inline constexpr const char* kStatePaused = "Paused";
 struct MinerCounts {
   uint64_t found = 0;      // files seen on disk in the indexed trees
   uint64_t indexed = 0;    // updates the store acknowledged
-  uint64_t waiting = 0;    // files waiting for extraction
+  uint64_t waiting = 0;    // files waiting for extraction in the miner (not yet handed off)
+  uint64_t handed_off = 0; // files queued in org.quarry.Extract1
+  uint64_t deferred = 0;   // files left for quarry-extract to find when it starts
   uint64_t failed = 0;     // updates the store refused
   uint64_t folders = 0;    // folders listed
   uint64_t watched = 0;    // folders under inotify
+  uint64_t unwatched = 0;  // folders refused by the watch limit, crawled periodically instead
   bool watch_limit_reached = false;
 };
 

@@ -7,8 +7,8 @@
 //                  [--bus-name NAME]   (tracker: the endpoint's name on the session bus)
 // Paths: direct = Connection::Direct (SQLite in this process); fd = Connection::Bus with the
 // Steroids FD stream; dbus = Connection::Bus with plain SparqlQuery replies, fetched in chunks
-// of --chunk-rows (the query text must contain `{CHUNK}`, replaced by a FILTER on ?VAR, as one
-// D-Bus message is limited to 128 MiB); tracker = libtracker-sparql's bus connection to a
+// of --chunk-rows when the query text contains `{CHUNK}` (replaced by a FILTER on ?VAR, as
+// quarry-store sends at most 64 MiB in one reply), else in one reply; tracker = libtracker-sparql's bus connection to a
 // `tracker3 endpoint` (built only when tracker-sparql-3.0 is found).
 // Values are appended to one arena (bytes + end offsets), the same for every path, so the copy
 // costs the same and no allocator behaviour differs between paths.
@@ -75,13 +75,15 @@ quarry::Result<void> FetchOnce(quarry::Connection& connection, const std::string
   return Drain(cursor, arena);
 }
 
-// Plain D-Bus: one SparqlQuery per chunk of rows, by a range FILTER on the chunk key.
+// Plain D-Bus: one SparqlQuery per chunk of rows, by a range FILTER on the chunk key; one
+// SparqlQuery for a query without {CHUNK} (the four-query table's results fit one reply).
 quarry::Result<void> FetchChunked(quarry::Connection& connection, const Options& options,
                                   Arena& arena) {
   const size_t slot = options.query.find("{CHUNK}");
-  if (slot == std::string::npos || options.chunk_key.empty() || options.total_rows <= 0) {
+  if (slot == std::string::npos) return FetchOnce(connection, options.query, arena);
+  if (options.chunk_key.empty() || options.total_rows <= 0) {
     return quarry::Error(quarry::Errc::kInvalidArgument,
-                         "--path dbus needs {CHUNK} in the query, --chunk-key and --total-rows");
+                         "--path dbus with {CHUNK} in the query needs --chunk-key and --total-rows");
   }
   for (long first = 0; first < options.total_rows; first += options.chunk_rows) {
     std::string query = options.query;

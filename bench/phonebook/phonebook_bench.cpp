@@ -17,6 +17,9 @@
 #include "bench/phonebook/contact_generator.h"
 #include "quarry/connection.h"
 #include "quarry/contacts.h"
+#include "store/client/contacts/contact_keys.h"
+#include "store/client/contacts/contact_sparql.h"
+#include "store/common/sparql_quote.h"
 
 namespace quarry::bench {
 namespace {
@@ -85,6 +88,30 @@ void Saves(const Options& o, Connection& writer, std::string_view path) {
 
 std::string Uid(uint32_t i) { return GenerateContact(i).uid; }
 
+size_t CountContacts(Connection& reader, const std::string& sparql) {
+  auto cursor = Must(reader.Query(sparql), "unprepared query");
+  return Must(contacts::ReadContacts(cursor), "unprepared rows").size();
+}
+
+// The same reads as text queries with the UID or key written in (ContactBook before it
+// prepared its shapes): a new text per value, so each run parses and translates again.
+void Unprepared(const Options& o, Connection& reader, std::string_view path,
+                const ContactFilter& filter) {
+  size_t results = 0;
+  double t = Time(200, [&](int i) {
+    const std::string uid = Uid(static_cast<uint32_t>(i) * 7919 % o.count);
+    return CountContacts(reader, contacts::ContactsQuery(fmt::format(
+        "VALUES ?uid {{ {} }} ?c nco:contactUID ?uid .", SparqlString(uid))));
+  }, results);
+  Row(o, path, "fetch_one_unprepared", t, "per query", results);
+  t = Time(20, [&](int i) {
+    ContactFilter other = filter;  // a different address each run, as a user types
+    if (i > 0) other.text = GenerateContact(static_cast<uint32_t>(i) * 7919 % o.count).emails[0].address;
+    return CountContacts(reader, ContactBook::FindQuery(other));
+  }, results);
+  Row(o, path, "email_unprepared", t, "per query", results);
+}
+
 void Reads(const Options& o, Connection& reader, std::string_view path) {
   ContactBook book(reader);
   size_t results = 0;
@@ -108,10 +135,12 @@ void Reads(const Options& o, Connection& reader, std::string_view path) {
   }
   const uint32_t target = o.count / 2;
   const contacts::Contact wanted = GenerateContact(target);
+  const std::string short_prefix = contacts::FirstCodePoints(wanted.name.family, 2);
   const std::pair<std::string, ContactFilter> filters[] = {
-      {"prefix_short", {ContactFilter::Kind::kNamePrefix, wanted.name.family.substr(0, 2)}},
+      // By code points, not bytes: "Müller" must not be cut inside its "ü".
+      {"prefix_short", {ContactFilter::Kind::kNamePrefix, short_prefix}},
       {"prefix_long", {ContactFilter::Kind::kNamePrefix, wanted.name.family}},
-      {"suffix", {ContactFilter::Kind::kNameSuffix, wanted.name.family.substr(2)}},
+      {"suffix", {ContactFilter::Kind::kNameSuffix, wanted.name.family.substr(short_prefix.size())}},
       {"email", {ContactFilter::Kind::kEmail, wanted.emails[0].address}},
       {"phone_suffix", {ContactFilter::Kind::kPhoneSuffix,
                         "0" + wanted.phones[0].number.substr(4)}},  // +49 30 … dialled as 030 …
@@ -120,6 +149,7 @@ void Reads(const Options& o, Connection& reader, std::string_view path) {
     t = Time(20, [&](int) { return Must(book.Find(filter), name).size(); }, results);
     Row(o, path, name, t, "per query", results);
   }
+  Unprepared(o, reader, path, filters[3].second);
 }
 
 void Rss(const Options& o, std::string_view path) {

@@ -15,11 +15,12 @@ bool IsUnreserved(unsigned char c) {
          c == '.' || c == '_' || c == '~';
 }
 
-void AppendPercentEncoded(std::string_view bytes, bool keep_slash, std::string& out) {
+// `keep` lists the reserved characters left as they are.
+void AppendPercentEncoded(std::string_view bytes, std::string_view keep, std::string& out) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   for (const char ch : bytes) {
     const auto c = static_cast<unsigned char>(ch);
-    if (IsUnreserved(c) || (keep_slash && c == '/')) {
+    if (IsUnreserved(c) || keep.find(ch) != std::string_view::npos) {
       out.push_back(ch);
     } else {
       out.push_back('%');
@@ -57,7 +58,7 @@ std::string DeterministicIri(std::string_view kind,
   for (const std::string_view part : identifying_parts) {
     if (!first) iri.push_back('/');
     first = false;
-    AppendPercentEncoded(FoldedKey(part), /*keep_slash=*/false, iri);
+    AppendPercentEncoded(FoldedKey(part), /*keep=*/"", iri);
   }
   return iri;
 }
@@ -65,8 +66,39 @@ std::string DeterministicIri(std::string_view kind,
 std::string FileUrl(std::string_view absolute_path) {
   std::string url = "file://";
   url.reserve(url.size() + absolute_path.size());
-  AppendPercentEncoded(absolute_path, /*keep_slash=*/true, url);
+  // GLib's g_filename_to_uri() set, as miner-fs/file_uri.h: the extractor and the miner (and
+  // every GNOME application) spell one file's URL the same, so nie:url lookups meet.
+  AppendPercentEncoded(absolute_path, "!$&'()*+,;=:@/", url);
   return url;
+}
+
+std::optional<std::string> FileUrlToPath(std::string_view url) {
+  constexpr std::string_view kScheme = "file://";
+  if (!url.starts_with(kScheme)) return std::nullopt;
+  url.remove_prefix(kScheme.size());
+  if (url.empty() || url.front() != '/') return std::nullopt;
+  const auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string path;
+  path.reserve(url.size());
+  for (size_t i = 0; i < url.size(); ++i) {
+    if (url[i] != '%') {
+      path.push_back(url[i]);
+      continue;
+    }
+    const int high = i + 1 < url.size() ? hex(url[i + 1]) : -1;
+    const int low = i + 2 < url.size() ? hex(url[i + 2]) : -1;
+    if (high < 0 || low < 0) return std::nullopt;
+    path.push_back(static_cast<char>(high << 4 | low));
+    i += 2;
+  }
+  // A NUL byte cannot be in a path: refuse it rather than open a truncated name.
+  if (path.find('\0') != std::string::npos) return std::nullopt;
+  return path;
 }
 
 std::string ElementIri(std::string_view file_url) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,10 +16,15 @@ namespace quarry::extract {
 std::string DeterministicIri(std::string_view kind,
                              std::initializer_list<std::string_view> identifying_parts);
 
-// "file:///a%20b.pdf" for an absolute path: every byte outside RFC 3986's unreserved set and
-// "/" is percent-encoded, so any file name (spaces, '#', non-UTF-8 bytes) gives a valid IRI.
+// "file:///a%20b.pdf" for an absolute path, encoded as GLib's g_filename_to_uri() (and
+// miner-fs) does: RFC 3986's unreserved characters and !$&'()*+,;=:@/ stay, every other byte is
+// percent-encoded, so any file name (spaces, '#', non-UTF-8 bytes) gives a valid IRI.
 // The IRI of the file's nie:DataObject (Tracker 3's layout: the file resource is its URL).
 std::string FileUrl(std::string_view absolute_path);
+
+// The path bytes of a file:// URL (any percent-encoding decoded): "file:///a%20b" -> "/a b";
+// nullopt when `url` is not a file:// URL with an absolute path or holds a bad escape.
+std::optional<std::string> FileUrlToPath(std::string_view url);
 
 // The IRI of the information element a file holds: "urn:quarry:ie:" + the file URL. Derived
 // from the URL alone (never case-folded: "A.pdf" and "a.pdf" are two files), so re-extracting

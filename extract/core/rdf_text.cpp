@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "extract/core/vocab.h"
+#include "store/common/sparql_quote.h"
 
 namespace quarry::extract::rdf_text {
 namespace {
@@ -80,39 +81,9 @@ void AppendIri(std::string_view iri, std::string& out) {
   AppendIriRef(iri, out);
 }
 
-void AppendStringLiteral(std::string_view text, std::string& out) {
-  out.reserve(out.size() + text.size() + 2);
-  out.push_back('"');
-  size_t run_start = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) continue;
-    out.append(text.substr(run_start, i - run_start));
-    run_start = i + 1;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        out += fmt::format("\\u{:04X}", c);
-        break;
-    }
-  }
-  out.append(text.substr(run_start));
-  out.push_back('"');
-}
+// One escaper for every layer that writes SPARQL (store/common/sparql_quote.h); its output is
+// also a valid Turtle STRING_LITERAL_QUOTE (the two grammars share that production).
+void AppendStringLiteral(std::string_view text, std::string& out) { out += SparqlString(text); }
 
 void AppendValue(const Value& value, std::string& out) {
   std::visit(

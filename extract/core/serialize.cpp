@@ -20,7 +20,7 @@ Description FileLinks(const FileResult& result) {
 
 Description ElementLinks(const FileResult& result) {
   Description links;
-  links.Add(vocab::Nie("isStoredAs"), Iri{result.file_url});
+  links.Add(vocab::Nie("isStoredAs"), Iri{FileIri(result)});
   links.Add(vocab::Nie("mimeType"), result.mime_type);
   return links;
 }
@@ -97,7 +97,7 @@ std::string ToSparqlUpdate(const FileResult& result) {
     out += "} ;\n";
   }
   out += "INSERT OR REPLACE {\n";
-  rdf_text::AppendDescription(result.file_url, FileLinks(result), nullptr, out);
+  rdf_text::AppendDescription(FileIri(result), FileLinks(result), nullptr, out);
   const Description element_links = ElementLinks(result);
   rdf_text::AppendDescription(result.element_iri, extraction.element, &element_links, out);
   out += "} WHERE {}\n";
@@ -110,7 +110,7 @@ std::string ToTurtle(const FileResult& result) {
   out.reserve(TextSize(extraction) + 4096);
   rdf_text::AppendPrefixes(/*sparql=*/false, out);
   out += '\n';
-  rdf_text::AppendDescription(result.file_url, FileLinks(result), nullptr, out);
+  rdf_text::AppendDescription(FileIri(result), FileLinks(result), nullptr, out);
   out += '\n';
   const Description element_links = ElementLinks(result);
   rdf_text::AppendDescription(result.element_iri, extraction.element, &element_links, out);

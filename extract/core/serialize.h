@@ -13,7 +13,10 @@
 namespace quarry::extract {
 
 struct FileResult {
-  std::string file_url;     // FileUrl(absolute path): the nie:DataObject's IRI
+  std::string file_url;     // FileUrl(absolute path): the nie:DataObject's IRI by default
+  // The file resource to write onto when it is not named by its URL: quarry-extract sets the
+  // miner's urn:quarry:file:<hex> resource found by nie:url. Empty: the file_url.
+  std::string file_iri;
   std::string element_iri;  // ElementIri(file_url)
   std::string mime_type;
   Extraction extraction;
@@ -35,5 +38,10 @@ std::string ToTurtle(const FileResult& result);
 // values map a prefixed property name to an array of values: strings, numbers and booleans as
 // JSON, {"@id": iri} for resources, {"@value": lexical, "@type": "xsd:dateTime"} for dates.
 std::string ToJson(const FileResult& result);
+
+// result.file_iri when set, else result.file_url.
+inline const std::string& FileIri(const FileResult& result) {
+  return result.file_iri.empty() ? result.file_url : result.file_iri;
+}
 
 }  // namespace quarry::extract

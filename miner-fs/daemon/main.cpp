@@ -14,9 +14,11 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdlib>
+#include <initializer_list>
 #include <thread>
 
 #include "miner-fs/config.h"
+#include "miner-fs/extract_client.h"
 #include "miner-fs/index_store.h"
 #include "miner-fs/log.h"
 #include "miner-fs/miner.h"
@@ -48,13 +50,35 @@ std::unique_ptr<quarry::Connection> ConnectStore(const std::string& address, int
   }
 }
 
+// SIGUSR1 is a test hook: the miner behaves as after an inotify queue overflow. The thread ends
+// when `stop_fd` (SIGTERM/SIGINT) becomes readable.
+std::thread WatchOverflowSignal(int usr1_fd, int stop_fd, Miner& miner) {
+  return std::thread([usr1_fd, stop_fd, &miner] {
+    for (;;) {
+      pollfd fds[2] = {{usr1_fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
+      if (::poll(fds, 2, -1) < 0 && errno != EINTR) return;
+      if (fds[1].revents & POLLIN) return;
+      if (!(fds[0].revents & POLLIN)) continue;
+      signalfd_siginfo info{};
+      (void)!::read(usr1_fd, &info, sizeof(info));
+      LogInfo("SIGUSR1: simulating an inotify queue overflow");
+      miner.RequestSimulatedOverflow();
+    }
+  });
+}
+
+// Blocks `signals` in this thread (and the threads it starts) and reads them through an fd.
+quarry::UniqueFd SignalFd(std::initializer_list<int> signals) {
+  sigset_t set;
+  sigemptyset(&set);
+  for (const int signal : signals) sigaddset(&set, signal);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  return quarry::UniqueFd(::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK));
+}
+
 int Run(MinerOptions options, const std::string& bus_address) {
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);  // inherited by the bus thread
-  const quarry::UniqueFd stop_fd(::signalfd(-1, &stop_signals, SFD_CLOEXEC | SFD_NONBLOCK));
+  const quarry::UniqueFd stop_fd = SignalFd({SIGTERM, SIGINT});
+  const quarry::UniqueFd usr1_fd = SignalFd({SIGUSR1});
   LowerPriority();
   std::unique_ptr<quarry::Connection> connection = ConnectStore(bus_address, stop_fd.get());
   if (!connection) return 0;
@@ -62,6 +86,12 @@ int Run(MinerOptions options, const std::string& bus_address) {
   PosixFileSystem file_system;
   PendingExtraction extraction;
   MinerStatus status;
+  auto extract_client = ExtractClient::Connect(bus_address);
+  if (!extract_client) {
+    LogWarning(extract_client.error().ToString());
+    return 1;
+  }
+  options.extract_sink = extract_client->get();
   auto miner = Miner::Create(std::move(options), store, file_system, extraction, status);
   if (!miner) {
     LogWarning(miner.error().ToString());
@@ -72,7 +102,12 @@ int Run(MinerOptions options, const std::string& bus_address) {
     LogWarning(service.error().ToString());
     return 1;
   }
+  std::thread overflow_hook = WatchOverflowSignal(usr1_fd.get(), stop_fd.get(), **miner);
   auto ran = (*miner)->Run(stop_fd.get());
+  // Run() may end on its own (--once, a failure): a pending SIGTERM (blocked, so only readable
+  // through the signalfd) ends the hook thread.
+  (void)::kill(::getpid(), SIGTERM);
+  overflow_hook.join();
   if (!ran) {
     LogWarning(ran.error().ToString());
     return 1;

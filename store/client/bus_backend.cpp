@@ -14,6 +14,7 @@
 #include "store/client/pipe_reader.h"
 #include "store/client/row_stream_cursor.h"
 #include "store/client/text_rows_cursor.h"
+#include "store/ipc/error_names.h"
 #include "store/ipc/graph_stream.h"
 
 namespace quarry {
@@ -43,8 +44,13 @@ class BusConnection final : public Connection::Impl {
   Result<void> Ping() { return link_.Ping(); }
 
   Result<Cursor> Query(std::string_view sparql) override {
-    if (transport_ == QueryTransport::kPlainDBus) return PlainQuery(sparql);
-    return StreamQuery(sparql);
+    if (transport_ == QueryTransport::kFdStream) return StreamQuery(sparql);
+    bool too_large = false;
+    auto plain = PlainQuery(sparql, &too_large);
+    // The store refused a reply that would not fit one D-Bus message (ReplyTooLarge): unless
+    // plain D-Bus was forced, the FD stream carries any size.
+    if (too_large && transport_ == QueryTransport::kAuto) return StreamQuery(sparql);
+    return plain;
   }
   Result<GraphAnswer> QueryGraph(std::string_view sparql) override;
   Result<Statement> Prepare(std::string_view sparql) override {
@@ -68,7 +74,7 @@ class BusConnection final : public Connection::Impl {
 
  private:
   Result<Cursor> StreamQuery(std::string_view sparql);
-  Result<Cursor> PlainQuery(std::string_view sparql);
+  Result<Cursor> PlainQuery(std::string_view sparql, bool* too_large);
   Result<void> CallWithPath(const char* interface, const char* method,
                             const std::filesystem::path& file);
 
@@ -139,14 +145,19 @@ Result<GraphAnswer> BusConnection::QueryGraph(std::string_view sparql) {
   return answer;
 }
 
-Result<Cursor> BusConnection::PlainQuery(std::string_view sparql) {
+Result<Cursor> BusConnection::PlainQuery(std::string_view sparql, bool* too_large) {
   auto rows = link_.Run([&](sdbus::IProxy& proxy) -> Result<std::vector<std::vector<std::string>>> {
     std::vector<std::vector<std::string>> result;
-    proxy.callMethod("SparqlQuery")
-        .onInterface(kResourcesInterface)
-        .withTimeout(kQueryTimeoutUs)
-        .withArguments(std::string(sparql))
-        .storeResultsTo(result);
+    try {
+      proxy.callMethod("SparqlQuery")
+          .onInterface(kResourcesInterface)
+          .withTimeout(kQueryTimeoutUs)
+          .withArguments(std::string(sparql))
+          .storeResultsTo(result);
+    } catch (const sdbus::Error& error) {
+      *too_large = error.getName() == ipc::kReplyTooLargeError;
+      throw;
+    }
     return result;
   });
   if (!rows) return std::move(rows).error();

@@ -17,7 +17,9 @@ int main(int argc, char** argv) {
   app.add_option("--bus", options.bus_address,
                  "D-Bus address to serve on (default: $DBUS_SESSION_BUS_ADDRESS)");
   app.add_option("--database", database, "database directory (default: $XDG_CACHE_HOME/quarry)");
-  app.add_option("--ontology", ontology, "ontology folder (default: the installed ontology)");
+  app.add_option("--ontology", ontology,
+                 "ontology folder (default: the installed ontology), or \"none\": a new database "
+                 "in open mode, storing any predicate in the quad table");
   app.add_option("--readers", options.backend.reader_count, "read threads (default: 4)")
       ->check(CLI::Range(1, 64));
   int64_t signal_delay_ms = options.signal_limits.delay.count();
@@ -27,9 +29,17 @@ int main(int argc, char** argv) {
   app.add_option("--signal-max-triples", options.signal_limits.max_triples,
                  "most triples in one GraphUpdated signal (default: 4096)")
       ->check(CLI::Range(size_t{1}, size_t{1} << 24));
+  size_t max_reply_mib = options.max_reply_bytes >> 20;
+  app.add_option("--max-reply-mib", max_reply_mib,
+                 "largest plain D-Bus query reply in MiB; larger results must use the FD stream "
+                 "(default: 64)")
+      ->check(CLI::Range(size_t{1}, size_t{100}));
   CLI11_PARSE(app, argc, argv);
+  options.max_reply_bytes = max_reply_mib << 20;
   options.signal_limits.delay = std::chrono::milliseconds(signal_delay_ms);
   options.backend.directory = database;
-  options.backend.ontology_dir = ontology;
+  // "none" is open mode (SCHEMA.md): the base ontology plus the quad table for the rest.
+  options.backend.open_mode = ontology == "none";
+  if (!options.backend.open_mode) options.backend.ontology_dir = ontology;
   return quarry::ipc::RunStoreService(options);
 }

@@ -92,5 +92,7 @@ struct FunctionSpec {
 const std::vector<FunctionSpec>& StringFunctions();
 const std::vector<FunctionSpec>& TermFunctions();
 const std::vector<FunctionSpec>& TrackerFunctions();
+// quarry_rdf_compare (sql_compare_functions.cpp): SPARQL comparison of open-mode values.
+const std::vector<FunctionSpec>& CompareFunctions();
 
 }  // namespace quarry::engine::sqlfn

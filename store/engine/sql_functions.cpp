@@ -72,7 +72,8 @@ Result<void> RegisterSqlFunctions(sqlite3* db) {
       {"quarry_upper", 1, UpperFunction},
   };
   for (const sqlfn::FunctionSpec& function : kFunctions) QUARRY_TRY(Register(db, function));
-  for (const auto* table : {&sqlfn::StringFunctions(), &sqlfn::TermFunctions(), &sqlfn::TrackerFunctions()}) {
+  for (const auto* table : {&sqlfn::StringFunctions(), &sqlfn::TermFunctions(), &sqlfn::TrackerFunctions(),
+                            &sqlfn::CompareFunctions()}) {
     for (const sqlfn::FunctionSpec& function : *table) QUARRY_TRY(Register(db, function));
   }
   QUARRY_TRY(RegisterAggregateFunctions(db));

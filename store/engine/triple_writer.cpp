@@ -54,11 +54,19 @@ Result<int64_t> TripleWriter::IdOf(const RdfTerm& resource, BlankScope& blanks) 
 }
 
 Result<int64_t> TripleWriter::IriId(std::string_view iri) {
-  QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> existing, FindId(iri));
-  if (existing) return *existing;
-  QUARRY_ASSIGN_OR_RETURN(Statement * insert, Cached(db_, "INSERT INTO Resource (Uri) VALUES (?1)"));
+  if (const auto found = ids_.find(iri); found != ids_.end()) return found->second;
+  // Insert first, look up only when the IRI was there: the unique index checks for it anyway,
+  // so a new IRI (every subject of a bulk import) costs one statement instead of two.
+  QUARRY_ASSIGN_OR_RETURN(
+      Statement * insert,
+      Cached(db_, "INSERT INTO Resource (Uri) VALUES (?1) ON CONFLICT (Uri) DO NOTHING"));
   QUARRY_TRY(insert->Bind(1, iri));
   QUARRY_TRY(insert->Step());
+  if (db_.Changes() == 0) {
+    QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> existing, FindId(iri));
+    if (!existing) return Error(Errc::kInternal, fmt::format("<{}> neither inserted nor found", iri));
+    return *existing;
+  }
   const int64_t id = db_.LastInsertRowId();
   ids_.emplace(iri, id);
   created_.insert(id);
@@ -197,9 +205,9 @@ Result<void> TripleWriter::Insert(int64_t graph, int64_t subject, const Property
   }
   QUARRY_ASSIGN_OR_RETURN(SqlValue value, EncodeObject(predicate, object, &blanks));
   if (!predicate.multi_valued()) {
-    if (IsFresh(subject)) {
-      QUARRY_ASSIGN_OR_RETURN(const bool buffered,
-                              InsertFresh(graph, subject, predicate, value, object, replace));
+    if (const auto fresh = fresh_.find(subject); fresh != fresh_.end()) {
+      QUARRY_ASSIGN_OR_RETURN(const bool buffered, InsertFresh(fresh->second, graph, subject, predicate,
+                                                               value, object, replace));
       if (buffered) return Ok();
       QUARRY_TRY(FlushFresh());
     }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "store/common/result.h"
+#include "store/engine/flat_set.h"
 #include "store/engine/sql_value_io.h"
 #include "store/schema/rdf_term.h"
 #include "store/engine/sqlite/database.h"
@@ -115,14 +116,16 @@ class TripleWriter {
   // The bulk path for resources created in this transaction (triple_writer_fresh.cpp): their
   // class rows, type rows and single values are gathered in memory and written with multi-row
   // INSERTs, many resources per statement, instead of an INSERT plus UPDATEs per resource.
-  bool IsFresh(int64_t subject) const;
   Result<void> AddTypeFresh(int64_t graph, int64_t subject, const ontology::Class& cls);
   // False when the value is not for a row this buffer will insert (the caller writes it);
   // `value` is moved into the buffer only when it returns true.
-  Result<bool> InsertFresh(int64_t graph, int64_t subject, const ontology::Property& predicate,
-                           SqlValue& value, const Object& object, bool replace);
+  struct FreshResource;
+  Result<bool> InsertFresh(FreshResource& fresh, int64_t graph, int64_t subject,
+                           const ontology::Property& predicate, SqlValue& value,
+                           const Object& object, bool replace);
   Result<void> FlushFresh();
-  Result<void> InsertClassRows(const ontology::Class& cls, const std::vector<int64_t>& subjects);
+  struct FreshEntry;
+  Result<void> InsertClassRows(const ontology::Class& cls, const std::vector<FreshEntry>& rows);
   Result<void> InsertTypeRows();
   Result<void> FlushRow(PendingRow& row);
   Result<void> TouchFulltext(int64_t subject, const ontology::Property& predicate);
@@ -147,14 +150,16 @@ class TripleWriter {
   std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> ids_;  // per transaction
   struct TypedKeyHash {
     size_t operator()(const std::pair<int64_t, const ontology::Class*>& key) const {
-      return std::hash<int64_t>()(key.first) * 31 + std::hash<const void*>()(key.second);
+      return MixBits(static_cast<uint64_t>(key.first) * 0x9e3779b97f4a7c15ULL ^
+                     reinterpret_cast<uintptr_t>(key.second));
     }
   };
+  // Flat sets (flat_set.h): a bulk import puts every new resource in them, several times.
   // (subject, class) pairs known to have a class-table row, per transaction.
-  std::unordered_set<std::pair<int64_t, const ontology::Class*>, TypedKeyHash> typed_;
-  std::unordered_set<int64_t> fulltext_touched_;             // per transaction
+  FlatSet<std::pair<int64_t, const ontology::Class*>, TypedKeyHash> typed_;
+  FlatSet<int64_t, IdHash> fulltext_touched_;  // per transaction
   // Resources created in this transaction: they have no full-text row to delete yet.
-  std::unordered_set<int64_t> created_;
+  FlatSet<int64_t, IdHash> created_;
   std::vector<int64_t> fulltext_order_;
   std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> ontology_ids_;  // stable
   std::unordered_map<int64_t, const ontology::Class*> classes_by_id_;
@@ -184,6 +189,10 @@ class TripleWriter {
     // A handful per resource: a vector beats a hash map (one allocation, no per-node malloc).
     std::vector<FreshValue> values;
     const FreshValue* Find(const ontology::Property* property) const;
+  };
+  struct FreshEntry {  // a resource of one FlushFresh, with its buffer
+    int64_t subject;
+    const FreshResource* fresh;
   };
   // A class and its superclasses with their resource IDs, the class first (AddTypeFresh).
   using ClassChain = std::vector<std::pair<const ontology::Class*, int64_t>>;

@@ -29,8 +29,6 @@ constexpr size_t kValuesPerResource = 8;
 
 }  // namespace
 
-bool TripleWriter::IsFresh(int64_t subject) const { return fresh_.count(subject) > 0; }
-
 Result<Statement*> TripleWriter::BulkStatement(const std::string& key,
                                                const std::function<std::string()>& sql) {
   if (const auto found = bulk_statements_.find(key); found != bulk_statements_.end()) {
@@ -60,12 +58,14 @@ Result<const TripleWriter::ClassChain*> TripleWriter::ChainOf(const Class& cls) 
 }
 
 Result<void> TripleWriter::AddTypeFresh(int64_t graph, int64_t subject, const Class& cls) {
-  const bool is_new = !fresh_.count(subject);
+  auto found = fresh_.find(subject);
+  const bool is_new = found == fresh_.end();
   if (is_new) {
     if (fresh_.size() >= kFreshLimit) QUARRY_TRY(FlushFresh());
     fresh_order_.push_back(subject);
+    found = fresh_.try_emplace(subject).first;
   }
-  FreshResource& fresh = fresh_[subject];
+  FreshResource& fresh = found->second;
   QUARRY_ASSIGN_OR_RETURN(const ClassChain* chain, ChainOf(cls));
   if (is_new) {  // one allocation each: growing from empty took several per resource
     fresh.classes.reserve(chain->size());
@@ -77,16 +77,15 @@ Result<void> TripleWriter::AddTypeFresh(int64_t graph, int64_t subject, const Cl
     if (std::find(fresh.type_rows.begin(), fresh.type_rows.end(), type_row) == fresh.type_rows.end()) {
       fresh.type_rows.push_back(type_row);
     }
-    if (typed_.count({subject, super})) continue;
+    if (!typed_.insert({subject, super})) continue;  // has its row already
     fresh.classes.push_back(super);
-    typed_.insert({subject, super});
   }
   return Ok();
 }
 
-Result<bool> TripleWriter::InsertFresh(int64_t graph, int64_t subject, const Property& predicate,
-                                       SqlValue& value, const Object& object, bool replace) {
-  FreshResource& fresh = fresh_.at(subject);
+Result<bool> TripleWriter::InsertFresh(FreshResource& fresh, int64_t graph, int64_t subject,
+                                       const Property& predicate, SqlValue& value,
+                                       const Object& object, bool replace) {
   const Class* domain = DomainOf(predicate);
   if (!domain || std::find(fresh.classes.begin(), fresh.classes.end(), domain) == fresh.classes.end()) {
     return false;  // the row exists already (or not at all): the row-by-row path decides
@@ -107,23 +106,27 @@ Result<bool> TripleWriter::InsertFresh(int64_t graph, int64_t subject, const Pro
 
 Result<void> TripleWriter::FlushFresh() {
   if (fresh_.empty()) return Ok();
-  // Superclasses first: a subclass row's insert trigger reads the mirrored value from them.
-  std::vector<const Class*> classes;
+  // Each class with its resources in creation order, in one pass: one hash look-up per
+  // resource (not one per class and resource), and a linear search over the few classes.
+  std::vector<std::pair<const Class*, std::vector<FreshEntry>>> by_class;
   for (const int64_t subject : fresh_order_) {
-    for (const Class* cls : fresh_.at(subject).classes) {
-      if (std::find(classes.begin(), classes.end(), cls) == classes.end()) classes.push_back(cls);
+    const FreshResource& fresh = fresh_.at(subject);
+    for (const Class* cls : fresh.classes) {
+      auto group = std::find_if(by_class.begin(), by_class.end(),
+                                [&](const auto& candidate) { return candidate.first == cls; });
+      if (group == by_class.end()) group = by_class.insert(by_class.end(), {cls, {}});
+      group->second.push_back({subject, &fresh});
     }
   }
-  std::stable_sort(classes.begin(), classes.end(), [&](const Class* a, const Class* b) {
-    return ontology_.SuperClassesOf(a->iri).size() < ontology_.SuperClassesOf(b->iri).size();
-  });
-  for (const Class* cls : classes) {
-    std::vector<int64_t> subjects;
-    for (const int64_t subject : fresh_order_) {
-      const auto& owned = fresh_.at(subject).classes;
-      if (std::find(owned.begin(), owned.end(), cls) != owned.end()) subjects.push_back(subject);
-    }
-    QUARRY_TRY(InsertClassRows(*cls, subjects));
+  // Superclasses first: a subclass row's insert trigger reads the mirrored value from them.
+  std::vector<std::pair<size_t, size_t>> depth_order;  // (depth, index in by_class)
+  for (size_t i = 0; i < by_class.size(); ++i) {
+    depth_order.emplace_back(ontology_.SuperClassesOf(by_class[i].first->iri).size(), i);
+  }
+  std::stable_sort(depth_order.begin(), depth_order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [depth, index] : depth_order) {
+    QUARRY_TRY(InsertClassRows(*by_class[index].first, by_class[index].second));
   }
   QUARRY_TRY(InsertTypeRows());
   fresh_.clear();
@@ -131,12 +134,12 @@ Result<void> TripleWriter::FlushFresh() {
   return Ok();
 }
 
-Result<void> TripleWriter::InsertClassRows(const Class& cls, const std::vector<int64_t>& subjects) {
+Result<void> TripleWriter::InsertClassRows(const Class& cls, const std::vector<FreshEntry>& rows) {
   // The columns any of these resources sets; the others stay NULL. One pass over the values:
   // asking each of a class's many properties of every resource cost more than the INSERTs.
   std::unordered_set<const Property*> used;
-  for (const int64_t subject : subjects) {
-    for (const FreshValue& held : fresh_.at(subject).values) used.insert(held.property);
+  for (const FreshEntry& row : rows) {
+    for (const FreshValue& held : row.fresh->values) used.insert(held.property);
   }
   std::vector<const Property*> columns;
   for (const Property* property : ontology_.PropertiesOfDomain(cls.iri)) {
@@ -159,8 +162,8 @@ Result<void> TripleWriter::InsertClassRows(const Class& cls, const std::vector<i
   std::string row_placeholders = "(?";
   for (size_t i = 1; i < per_row; ++i) row_placeholders += ", ?";
   row_placeholders += ")";
-  for (size_t start = 0; start < subjects.size(); start += kRowsPerStatement) {
-    const size_t count = std::min(kRowsPerStatement, subjects.size() - start);
+  for (size_t start = 0; start < rows.size(); start += kRowsPerStatement) {
+    const size_t count = std::min(kRowsPerStatement, rows.size() - start);
     std::string key = fmt::format("{}|{}", cls.name, count);
     for (const Property* property : columns) key += "|" + property->name;
     for (const Property* property : mirrors) key += "|m:" + property->name;
@@ -171,8 +174,8 @@ Result<void> TripleWriter::InsertClassRows(const Class& cls, const std::vector<i
     }));
     int index = 1;
     for (size_t i = start; i < start + count; ++i) {
-      const FreshResource& fresh = fresh_.at(subjects[i]);
-      QUARRY_TRY(insert->Bind(index++, subjects[i]));
+      const FreshResource& fresh = *rows[i].fresh;
+      QUARRY_TRY(insert->Bind(index++, rows[i].subject));
       for (const Property* property : columns) {
         const FreshValue* found = fresh.Find(property);
         if (!found) {

@@ -287,19 +287,28 @@ Result<void> UpdateExecutor::Modify(const sparql::Modify& operation) {
 }
 
 Result<void> UpdateExecutor::DeleteWhere(const sparql::DeleteWhere& operation) {
-  sparql::Modify modify;
-  for (const sparql::QuadsBlock& block : operation.quads) {
-    sparql::TriplesBlock triples{block.triples};
-    if (block.graph) {
-      sparql::GraphPattern graph{*block.graph, {}};
-      graph.pattern.elements.push_back(sparql::PatternElement{std::move(triples)});
-      modify.where.elements.push_back(sparql::PatternElement{std::move(graph)});
-    } else {
-      modify.where.elements.push_back(sparql::PatternElement{std::move(triples)});
+  if (!quads_) {
+    if (const std::optional<std::string> variable = VariablePredicateOf(operation.quads)) {
+      return DeleteWhereEachProperty(operation, *variable);
     }
   }
+  sparql::Modify modify;
+  modify.where = DeleteWherePattern(operation.quads);
   modify.delete_quads = operation.quads;
   return Modify(modify);
+}
+
+Result<void> UpdateExecutor::DeleteSolutions(const sparql::Quads& quads,
+                                             const std::vector<std::string>& variables,
+                                             const Solutions& solutions) {
+  Row row;
+  row.solutions = &solutions;
+  for (size_t i = 0; i < variables.size(); ++i) row.index.emplace(variables[i], i);
+  for (const auto& values : solutions.rows) {
+    row.values = &values;
+    QUARRY_TRY(ApplyTemplate(quads, &row, false, false, std::nullopt));
+  }
+  return Ok();
 }
 
 }  // namespace quarry::engine

@@ -9,6 +9,11 @@
 // Thread-safety: the writer thread.
 #pragma once
 
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
 #include "store/common/result.h"
 #include "store/engine/sqlite/database.h"
 #include "store/engine/quad_writer.h"
@@ -20,6 +25,7 @@
 namespace quarry::engine {
 
 class ChangeCapture;
+struct Solutions;
 
 class UpdateExecutor {
  public:
@@ -44,6 +50,18 @@ class UpdateExecutor {
   Result<void> DeleteData(const sparql::DeleteData& operation);
   Result<void> Modify(const sparql::Modify& operation);
   Result<void> DeleteWhere(const sparql::DeleteWhere& operation);
+  // DELETE WHERE with a variable predicate outside open mode (update_delete_where.cpp): once per
+  // property of the ontology, all matched before any is deleted.
+  Result<void> DeleteWhereEachProperty(const sparql::DeleteWhere& operation,
+                                       const std::string& variable);
+  static sparql::GroupGraphPattern DeleteWherePattern(const sparql::Quads& quads);
+  static std::optional<std::string> VariablePredicateOf(const sparql::Quads& quads);
+  bool NamesUnknownClass(const sparql::Quads& quads) const;
+  Result<std::optional<std::set<std::string>>> SubjectClasses(const sparql::Quads& quads,
+                                                              const std::string& variable);
+  // Deletes the template `quads` for every row of `solutions` (columns named by `variables`).
+  Result<void> DeleteSolutions(const sparql::Quads& quads, const std::vector<std::string>& variables,
+                               const Solutions& solutions);
   Result<void> ClearOrDrop(const sparql::GraphRef& target, bool silent, bool drop);
   Result<void> Create(const sparql::Create& operation);
   Result<void> LoadFile(const sparql::Load& operation);

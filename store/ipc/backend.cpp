@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <system_error>
 
 #include "store/ipc/database_recovery.h"
@@ -23,10 +24,33 @@ Result<void> Rename(const std::filesystem::path& from, const std::filesystem::pa
   return Ok();
 }
 
+constexpr std::array<const char*, 3> kDatabaseSuffixes = {"", "-wal", "-shm"};
+
 void RemoveDatabaseFiles(const std::filesystem::path& file) {
   std::error_code error;
-  for (const char* suffix : {"", "-wal", "-shm"})
+  for (const char* suffix : kDatabaseSuffixes)
     std::filesystem::remove(file.string() + suffix, error);
+}
+
+// Renames a database file with its -wal and -shm companions (those that exist).
+Result<void> MoveDatabaseFiles(const std::filesystem::path& from, const std::filesystem::path& to) {
+  for (const char* suffix : kDatabaseSuffixes) {
+    const std::filesystem::path source = from.string() + suffix;
+    std::error_code error;
+    if (*suffix != '\0' && !std::filesystem::exists(source, error)) continue;
+    QUARRY_TRY(Rename(source, to.string() + suffix));
+  }
+  return Ok();
+}
+
+// Undoes a MoveDatabaseFiles(to, from) that failed part way or must be rolled back: moves back
+// whichever of the files arrived. Best effort, as the caller is already failing.
+void PutBackDatabaseFiles(const std::filesystem::path& moved, const std::filesystem::path& home) {
+  for (const char* suffix : kDatabaseSuffixes) {
+    const std::filesystem::path source = moved.string() + suffix;
+    std::error_code error;
+    if (std::filesystem::exists(source, error)) (void)Rename(source, home.string() + suffix);
+  }
 }
 
 }  // namespace
@@ -181,7 +205,8 @@ void Backend::FailQueued(const Error& error) {
 }
 
 Result<void> Backend::OpenConnections(bool at_start) {
-  const engine::StoreOptions writer_options{options_.directory, options_.ontology_dir, false};
+  const engine::StoreOptions writer_options{options_.directory, options_.ontology_dir, false,
+                                            options_.open_mode};
   QUARRY_ASSIGN_OR_RETURN(OpenedStore opened, OpenServiceStore(writer_options));
   if (!opened.recovery_note.empty()) status_.SetMessage(opened.recovery_note);
   for (const std::string& change : opened.store->migration_summary()) {
@@ -190,7 +215,8 @@ Result<void> Backend::OpenConnections(bool at_start) {
   writer_store_ = std::move(opened.store);
   if (options_.change_sink) QUARRY_TRY(writer_store_->SetChangeSink(options_.change_sink));
   if (at_start) status_.SetBusy(0.5);
-  const engine::StoreOptions reader_options{options_.directory, options_.ontology_dir, true};
+  const engine::StoreOptions reader_options{options_.directory, options_.ontology_dir, true,
+                                            options_.open_mode};
   for (int i = 0; i < options_.reader_count; ++i) {
     auto reader = engine::Store::Open(reader_options);
     if (!reader) {
@@ -207,25 +233,38 @@ void Backend::CloseConnections() {
   writer_store_.reset();
 }
 
-Result<void> Backend::ReplaceDatabase(const std::filesystem::path& staged) {
+void Backend::PauseReads() {
+  std::unique_lock lock(mutex_);
+  serving_ = false;
+  state_changed_.wait(lock, [this] { return active_reads_ == 0; });
+}
+
+void Backend::ResumeReads() {
   {
-    std::unique_lock lock(mutex_);
-    serving_ = false;
-    state_changed_.wait(lock, [this] { return active_reads_ == 0; });
+    const std::lock_guard lock(mutex_);
+    serving_ = writer_store_ != nullptr;
   }
+  reads_ready_.notify_all();
+}
+
+Result<void> Backend::ReplaceDatabase(const std::filesystem::path& staged) {
+  PauseReads();
   const std::filesystem::path live = database_file();
   const std::filesystem::path previous = live.string() + ".before-restore";
-  // Empties the WAL so that no frame of the old file can pair with the new one.
-  (void)writer_store_->database().Exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  // Folds what it can of the WAL into the old file without waiting for other processes'
+  // readers (the WAL moves aside with it, so nothing depends on this).
+  (void)writer_store_->database().Exec("PRAGMA wal_checkpoint(PASSIVE)");
   CloseConnections();
-  Result<void> outcome = Rename(live, previous);
-  if (outcome) {
+  Result<void> outcome = MoveDatabaseFiles(live, previous);
+  if (!outcome) {
+    PutBackDatabaseFiles(previous, live);
+  } else {
     outcome = Rename(staged, live);
     if (outcome) outcome = OpenConnections(false);
     if (!outcome) {
       CloseConnections();
       RemoveDatabaseFiles(live);
-      (void)Rename(previous, live);
+      PutBackDatabaseFiles(previous, live);
     }
   }
   if (outcome) RemoveDatabaseFiles(previous);

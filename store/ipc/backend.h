@@ -46,6 +46,9 @@ struct StoreJob {
 struct BackendOptions {
   std::filesystem::path directory;     // holds meta.db
   std::filesystem::path ontology_dir;  // empty = engine::DefaultOntologyDir()
+  // `--ontology none`: a new database in open mode (SCHEMA.md "Open mode"), any predicate kept
+  // in the quad table. An existing open-mode database opens in open mode either way.
+  bool open_mode = false;
   int reader_count = 4;
   // Installed on the writer's Store (also after a restore reopens it): receives each commit's
   // changes for the class signals (signal_emitter.h). Empty = no change capture.
@@ -69,10 +72,19 @@ class Backend {
   // The source of the write job now running (writer thread only).
   UpdateSource running_source() const { return running_source_; }
 
-  // Writer thread only, inside a write job: waits for running reads, closes every connection,
-  // renames `staged` over the live database and reopens. The previous file is kept until the
-  // new one opens and put back when it does not. Reads queue meanwhile. The Store passed to
-  // the running job is gone afterwards.
+  // Writer thread only, inside a write job: stops handing out read jobs and waits for the
+  // running ones; new reads queue until ResumeReads() or the end of ReplaceDatabase(). A
+  // restore pauses first, so a query that arrives while it runs is answered afterwards, with
+  // the restored data (never with the old data, never refused). Safe to call twice.
+  void PauseReads();
+  void ResumeReads();
+
+  // Writer thread only, inside a write job: pauses reads, closes every connection, moves the
+  // live database aside with its -wal and -shm, renames `staged` over it and reopens, then
+  // resumes reads. Moving the companions too keeps another process's reader (a Direct client
+  // mid-read) on the old file's own WAL and index, and the new file starts with none of the
+  // old frames. The previous files are kept until the new one opens and put back when it does
+  // not. The Store passed to the running job is gone afterwards.
   Result<void> ReplaceDatabase(const std::filesystem::path& staged);
 
   const BackendOptions& options() const { return options_; }

@@ -22,6 +22,7 @@ std::string DbusErrorName(Errc code) {
 }
 
 std::optional<Errc> ErrcFromDbusName(std::string_view name) {
+  if (name == kReplyTooLargeError) return Errc::kUnsupported;
   if (!name.starts_with(kErrorPrefix)) return std::nullopt;
   const std::string_view kind = name.substr(kErrorPrefix.size());
   for (const Errc code : kAllCodes) {

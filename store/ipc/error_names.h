@@ -18,6 +18,11 @@ namespace quarry::ipc {
 
 inline constexpr std::string_view kErrorPrefix = "org.quarry.Store1.Error.";
 
+// SparqlQuery's answer when its rows would not fit in one D-Bus reply (README.md "Reply size").
+// A name of its own, so that a client can switch to the FD stream by itself; it maps to
+// Errc::kUnsupported.
+inline constexpr std::string_view kReplyTooLargeError = "org.quarry.Store1.Error.ReplyTooLarge";
+
 // "org.quarry.Store1.Error.Parse" for Errc::kParse.
 std::string DbusErrorName(Errc code);
 // The code a D-Bus error name stands for; nullopt for names outside kErrorPrefix.

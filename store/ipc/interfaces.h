@@ -14,8 +14,9 @@
 namespace quarry::ipc {
 
 // org.quarry.Store1.Resources: SparqlQuery, SparqlUpdate, BatchSparqlUpdate, Load, and the
-// GraphUpdated and Writeback signals.
-void RegisterResources(sdbus::IObject& object, Backend& backend);
+// GraphUpdated and Writeback signals. A SparqlQuery whose rows would take more than
+// `max_reply_bytes` on the wire fails with kReplyTooLargeError instead of being sent.
+void RegisterResources(sdbus::IObject& object, Backend& backend, size_t max_reply_bytes);
 // org.quarry.Store1.Steroids: Query, rows through a file descriptor.
 void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& drainer);
 // org.quarry.Store1.Status: GetStatus, GetProgress, GetStatusMessage, signal Progress.

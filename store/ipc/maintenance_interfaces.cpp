@@ -2,9 +2,12 @@
 #include <fmt/format.h>
 #include <sdbus-c++/sdbus-c++.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <thread>
 
 #include "store/ipc/backup.h"
 #include "store/ipc/dbus_names.h"
@@ -17,17 +20,35 @@ namespace {
 
 constexpr const char* kStagingFolder = "restore-staging";
 
+// Test hook (tests/ipc/lifecycle_test.cpp): with QUARRY_STORE_TEST_RESTORE_GATE=FILE in the
+// environment, a restore holds (Busy, reads paused) until FILE exists, at most a minute, so a
+// test can send queries that certainly arrive while the restore runs. Unset: no effect.
+void WaitForTestGate() {
+  const char* gate = std::getenv("QUARRY_STORE_TEST_RESTORE_GATE");
+  if (gate == nullptr || *gate == '\0') return;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  std::error_code error;
+  while (!std::filesystem::exists(gate, error) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 // The write job of Restore: the writer thread is the one that may swap files, and updates
-// queue behind it meanwhile.
+// queue behind it meanwhile; reads are paused from the start (Busy means queued, README.md
+// "Busy"), so no query sees the old data once Restore was called.
 Result<void> RunRestore(Backend& backend, StatusBoard& status,
                         const std::filesystem::path& backup) {
+  backend.PauseReads();
   status.SetBusy(0.0);
+  WaitForTestGate();
   const std::filesystem::path staging = backend.options().directory / kStagingFolder;
   auto staged = StageRestore(backup, staging, backend.options().ontology_dir);
   Result<void> outcome = staged ? Ok() : Result<void>(staged.error());
   if (staged) {
     status.SetBusy(0.5);
     outcome = backend.ReplaceDatabase(*staged);
+  } else {
+    backend.ResumeReads();
   }
   std::error_code ignored;
   std::filesystem::remove_all(staging, ignored);

@@ -1,7 +1,8 @@
 // Sending the reply of an asynchronous method from whichever thread finished the work.
 //
 // sdbus-c++ allows replies from any thread; it throws sdbus::Error when the bus is gone. That
-// throw stops here (logged): the caller is a worker thread that must go on serving.
+// throw stops here (logged): the caller is a worker thread that must go on serving. Each send
+// wakes the event loop, which writes out what did not fit in the socket (event_loop.h).
 // sdbus::Result is move-only while jobs are std::function, hence the shared_ptr.
 // Thread-safety: any thread, once per call.
 #pragma once
@@ -10,9 +11,12 @@
 #include <sdbus-c++/MethodResult.h>
 
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "store/common/result.h"
 #include "store/ipc/error_names.h"
+#include "store/ipc/event_loop.h"
 #include "store/ipc/log.h"
 
 namespace quarry::ipc {
@@ -32,6 +36,7 @@ void SendResults(const SharedReply<Values...>& reply, const Args&... values) {
   } catch (const sdbus::Error& error) {
     LogWarning(fmt::format("cannot send a reply: {}", error.what()));
   }
+  WakeEventLoop();
 }
 
 template <typename... Values>
@@ -41,6 +46,19 @@ void SendError(const SharedReply<Values...>& reply, const Error& error) {
   } catch (const sdbus::Error& failure) {
     LogWarning(fmt::format("cannot send an error reply: {}", failure.what()));
   }
+  WakeEventLoop();
+}
+
+// `error` under a D-Bus error name of its own (e.g. kReplyTooLargeError) instead of its Errc's.
+template <typename... Values>
+void SendNamedError(const SharedReply<Values...>& reply, std::string_view name,
+                    const Error& error) {
+  try {
+    reply->returnError(sdbus::Error(std::string(name), error.ToString()));
+  } catch (const sdbus::Error& failure) {
+    LogWarning(fmt::format("cannot send an error reply: {}", failure.what()));
+  }
+  WakeEventLoop();
 }
 
 // A reply with no values, or the error of `outcome`.

@@ -17,17 +17,36 @@ using Rows = std::vector<std::vector<std::string>>;
 // GraphUpdated triples: (graph, subject, predicate, object) IDs.
 using TripleIds = sdbus::Struct<int32_t, int32_t, int32_t, int32_t>;
 
-// Every row as lexical forms; "" for unbound values (Tracker's SparqlQuery shape).
-Result<Rows> CollectRows(engine::Store& store, const std::string& query) {
+// The marshalled size of one string in an `aas` reply: alignment padding (at most 3), the
+// uint32 length, the bytes and the NUL. An upper bound, so the cap errs on the safe side.
+size_t WireSize(std::string_view value) { return 3 + 4 + value.size() + 1; }
+
+// Every row as lexical forms; "" for unbound values (Tracker's SparqlQuery shape). Stops with
+// a ReplyTooLarge error as soon as the rows would exceed `max_bytes` on the wire: a reply over
+// dbus-daemon's (or sd-bus's) message limit gets the store's connection dropped. `too_large`
+// tells that error from the query's own.
+Result<Rows> CollectRows(engine::Store& store, const std::string& query, size_t max_bytes,
+                         bool* too_large) {
   QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, store.Query(query));
   Rows rows;
+  size_t bytes = 4;  // the outer array's length
   for (;;) {
     QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
     if (!has_row) break;
     std::vector<std::string>& row = rows.emplace_back();
     row.reserve(static_cast<size_t>(cursor.ColumnCount()));
+    bytes += 3 + 4;  // the row array's padding and length
     for (int column = 0; column < cursor.ColumnCount(); ++column) {
-      row.emplace_back(cursor.GetString(column));
+      bytes += WireSize(row.emplace_back(cursor.GetString(column)));
+    }
+    if (bytes > max_bytes) {
+      *too_large = true;
+      return Error(Errc::kUnsupported,
+                   fmt::format("the result is too large for one D-Bus reply: over {} bytes after "
+                               "{} rows (quarry-store's limit is {} bytes); fetch it through the "
+                               "FD stream (Steroids.Query; `quarry sparql` without --no-fd) or "
+                               "in pages with LIMIT/OFFSET",
+                               bytes, rows.size(), max_bytes));
     }
   }
   return rows;
@@ -66,21 +85,25 @@ void RegisterSignals(sdbus::IObject& object) {
 
 }  // namespace
 
-void RegisterResources(sdbus::IObject& object, Backend& backend) {
+void RegisterResources(sdbus::IObject& object, Backend& backend, size_t max_reply_bytes) {
   object.registerMethod("SparqlQuery")
       .onInterface(kResourcesInterface)
       .withInputParamNames("query")
       .withOutputParamNames("rows")
-      .implementedAs([&backend](sdbus::Result<Rows>&& result, std::string query) {
+      .implementedAs([&backend, max_reply_bytes](sdbus::Result<Rows>&& result, std::string query) {
         auto reply = Share(std::move(result));
-        backend.SubmitRead({[reply, query = std::move(query)](engine::Store& store) {
-                              auto rows = CollectRows(store, query);
-                              if (rows)
-                                SendResults(reply, *rows);
-                              else
-                                SendError(reply, rows.error());
-                            },
-                            FailWith(reply)});
+        backend.SubmitRead(
+            {[reply, query = std::move(query), max_reply_bytes](engine::Store& store) {
+               bool too_large = false;
+               auto rows = CollectRows(store, query, max_reply_bytes, &too_large);
+               if (rows)
+                 SendResults(reply, *rows);
+               else if (too_large)
+                 SendNamedError(reply, kReplyTooLargeError, rows.error());
+               else
+                 SendError(reply, rows.error());
+             },
+             FailWith(reply)});
       });
   object.registerMethod("SparqlUpdate")
       .onInterface(kResourcesInterface)

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "store/ipc/dbus_names.h"
+#include "store/ipc/event_loop.h"
 #include "store/ipc/log.h"
 
 namespace quarry::ipc {
@@ -18,30 +19,14 @@ using WireTriple = sdbus::Struct<int32_t, int32_t, int32_t, int32_t>;
 // holds every ID a desktop database reaches.
 int32_t Narrow(int64_t id) { return static_cast<int32_t>(id); }
 
-std::vector<WireTriple> ToWire(const std::vector<notifier::Quad>& quads) {
+std::vector<WireTriple> ToWire(const std::vector<engine::ChangedQuad>& quads) {
   std::vector<WireTriple> wire;
   wire.reserve(quads.size());
-  for (const notifier::Quad& quad : quads) {
+  for (const engine::ChangedQuad& quad : quads) {
     wire.emplace_back(Narrow(quad.graph), Narrow(quad.subject), Narrow(quad.predicate),
                       Narrow(quad.object));
   }
   return wire;
-}
-
-notifier::TransactionChanges ToBatcher(const std::vector<engine::ClassChangeSet>& classes) {
-  auto convert = [](const std::vector<engine::ChangedQuad>& quads) {
-    std::vector<notifier::Quad> converted;
-    converted.reserve(quads.size());
-    for (const engine::ChangedQuad& quad : quads) {
-      converted.push_back({quad.graph, quad.subject, quad.predicate, quad.object});
-    }
-    return converted;
-  };
-  notifier::TransactionChanges transaction;
-  for (const engine::ClassChangeSet& set : classes) {
-    transaction.push_back({set.class_iri, convert(set.deletes), convert(set.inserts)});
-  }
-  return transaction;
 }
 
 }  // namespace
@@ -74,7 +59,7 @@ void SignalEmitter::Stop() {
 void SignalEmitter::Run() {
   notifier::ChangeBatcher batcher(
       limits_, [] { return std::chrono::steady_clock::now(); },
-      [this](const notifier::ClassChanges& emission) { EmitGraphUpdated(emission); });
+      [this](const engine::ClassChangeSet& emission) { EmitGraphUpdated(emission); });
   for (;;) {
     std::deque<Committed> work;
     bool stopping = false;
@@ -90,7 +75,7 @@ void SignalEmitter::Run() {
       stopping = stopping_;
     }
     for (const Committed& committed : work) {
-      if (!committed.classes.empty()) batcher.Add(ToBatcher(committed.classes));
+      if (!committed.classes.empty()) batcher.Add(committed.classes);
       if (!committed.writeback.empty()) EmitWriteback(committed.writeback);
     }
     batcher.Poll();
@@ -101,7 +86,7 @@ void SignalEmitter::Run() {
   }
 }
 
-void SignalEmitter::EmitGraphUpdated(const notifier::ClassChanges& emission) {
+void SignalEmitter::EmitGraphUpdated(const engine::ClassChangeSet& emission) {
   try {
     object_->emitSignal("GraphUpdated")
         .onInterface(kResourcesInterface)
@@ -109,6 +94,7 @@ void SignalEmitter::EmitGraphUpdated(const notifier::ClassChanges& emission) {
   } catch (const sdbus::Error& error) {
     LogWarning(fmt::format("cannot emit GraphUpdated: {}", error.what()));
   }
+  WakeEventLoop();  // a large signal may not fit in the socket at once
 }
 
 void SignalEmitter::EmitWriteback(const Writeback& writeback) {
@@ -122,6 +108,7 @@ void SignalEmitter::EmitWriteback(const Writeback& writeback) {
   } catch (const sdbus::Error& error) {
     LogWarning(fmt::format("cannot emit Writeback: {}", error.what()));
   }
+  WakeEventLoop();
 }
 
 }  // namespace quarry::ipc

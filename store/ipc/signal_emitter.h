@@ -52,7 +52,7 @@ class SignalEmitter {
   };
 
   void Run();
-  void EmitGraphUpdated(const notifier::ClassChanges& emission);
+  void EmitGraphUpdated(const engine::ClassChangeSet& emission);
   void EmitWriteback(const Writeback& writeback);
 
   const Limits limits_;

@@ -7,9 +7,11 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 
 #include "store/ipc/dbus_names.h"
+#include "store/ipc/event_loop.h"
 #include "store/ipc/interfaces.h"
 #include "store/ipc/log.h"
 #include "store/ipc/signal_emitter.h"
@@ -27,14 +29,15 @@ constexpr std::chrono::seconds kStreamGrace{5};
 class StoreService {
  public:
   StoreService(sdbus::IConnection& connection, BackendOptions options,
-               SignalEmitter::Limits signal_limits)
-      : signals_(signal_limits),
+               SignalEmitter::Limits signal_limits, size_t max_reply_bytes)
+      : max_reply_bytes_(max_reply_bytes),
+        signals_(signal_limits),
         backend_(WithChangeSink(std::move(options)), status_),
         object_(sdbus::createObject(connection, kObjectPath)) {}
 
   // Registers every interface; the Progress signal follows the status board from now on.
   void Publish() {
-    RegisterResources(*object_, backend_);
+    RegisterResources(*object_, backend_, max_reply_bytes_);
     RegisterSteroids(*object_, backend_, drainer_);
     RegisterStatus(*object_, status_);
     RegisterBackup(*object_, backend_, status_);
@@ -48,6 +51,7 @@ class StoreService {
       } catch (const sdbus::Error& error) {
         LogWarning(fmt::format("cannot emit Progress: {}", error.what()));
       }
+      WakeEventLoop();
     });
   }
   Backend& backend() { return backend_; }
@@ -68,6 +72,7 @@ class StoreService {
     return options;
   }
 
+  const size_t max_reply_bytes_;
   StatusBoard status_;
   SignalEmitter signals_;
   Backend backend_;
@@ -111,13 +116,16 @@ int RunStoreService(const DaemonOptions& options) {
 
   std::unique_ptr<sdbus::IConnection> connection;
   std::unique_ptr<StoreService> service;
+  std::unique_ptr<EventLoop> event_loop;
   try {
     connection = Connect(options.bus_address);
-    service = std::make_unique<StoreService>(*connection, options.backend, options.signal_limits);
+    service = std::make_unique<StoreService>(*connection, options.backend, options.signal_limits,
+                                             options.max_reply_bytes);
     service->Publish();
     connection->requestName(kBusName);
-    connection->enterEventLoopAsync();
-  } catch (const sdbus::Error& error) {
+    event_loop = std::make_unique<EventLoop>(*connection);
+    event_loop->Start();
+  } catch (const std::exception& error) {  // sdbus::Error, or the loop's eventfd
     LogError(fmt::format("cannot serve {} on the bus: {}", kBusName, error.what()));
     return 1;
   }
@@ -126,14 +134,14 @@ int RunStoreService(const DaemonOptions& options) {
   // match GraphUpdated by sender='org.quarry.Store1', which stops matching once it is released.
   service->Shutdown();
   try {
-    connection->releaseName(kBusName);
+    if (!event_loop->lost()) connection->releaseName(kBusName);
   } catch (const sdbus::Error& error) {
     LogWarning(fmt::format("cannot release {}: {}", kBusName, error.what()));
   }
-  connection->leaveEventLoop();
+  event_loop->Stop();
   service.reset();
   LogInfo("stopped");
-  return served ? 0 : 1;
+  return served && !event_loop->lost() ? 0 : 1;
 }
 
 }  // namespace quarry::ipc

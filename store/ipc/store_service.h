@@ -6,6 +6,7 @@
 // (it blocks SIGTERM/SIGINT for every thread it starts and waits for them itself).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "store/ipc/backend.h"
@@ -18,6 +19,10 @@ struct DaemonOptions {
   BackendOptions backend;
   // GraphUpdated coalescing (README.md "Signals"): --signal-delay-ms, --signal-max-triples.
   notifier::ChangeBatcher::Limits signal_limits;
+  // The largest SparqlQuery reply sent over the bus (--max-reply-mib); larger results are
+  // refused with kReplyTooLargeError and go through the FD stream instead. Well under
+  // dbus-daemon's and sd-bus's message limits (128 MiB for sd-bus).
+  size_t max_reply_bytes = size_t{64} << 20;
 };
 
 // Runs until a stop signal; returns the process exit status (0, or 1 when the bus or the

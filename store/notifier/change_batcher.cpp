@@ -6,7 +6,7 @@
 
 namespace quarry::notifier {
 
-size_t QuadHash::operator()(const Quad& quad) const noexcept {
+size_t QuadHash::operator()(const engine::ChangedQuad& quad) const noexcept {
   // Boost-style mixing: the four IDs are small integers with lots of shared high bits.
   size_t seed = 0;
   for (const int64_t id : {quad.graph, quad.subject, quad.predicate, quad.object}) {
@@ -21,29 +21,31 @@ ChangeBatcher::ChangeBatcher(Limits limits, Clock clock, EmitCallback emit)
 }
 
 bool ChangeBatcher::DeletesPendingInsert(const Pending& pending,
-                                         const ClassChanges& incoming) const {
+                                         const engine::ClassChangeSet& incoming) const {
   if (pending.inserted.empty()) return false;
-  return std::any_of(incoming.deletes.begin(), incoming.deletes.end(),
-                     [&](const Quad& quad) { return pending.inserted.count(quad) != 0; });
+  return std::any_of(
+      incoming.deletes.begin(), incoming.deletes.end(),
+      [&](const engine::ChangedQuad& quad) { return pending.inserted.count(quad) != 0; });
 }
 
-void ChangeBatcher::Add(const TransactionChanges& transaction) {
-  for (const ClassChanges& incoming : transaction) {
-    if (incoming.size() == 0) continue;
+void ChangeBatcher::Add(const std::vector<engine::ClassChangeSet>& transaction) {
+  for (const engine::ClassChangeSet& incoming : transaction) {
+    if (TripleCount(incoming) == 0) continue;
     const auto found = pending_.find(incoming.class_iri);
     if (found != pending_.end()) {
       const Pending& pending = found->second;
       // Keep this transaction whole in its own emission rather than split it over two.
-      const bool would_overflow = pending.changes.size() + incoming.size() > limits_.max_triples;
+      const bool would_overflow =
+          TripleCount(pending.changes) + TripleCount(incoming) > limits_.max_triples;
       if (would_overflow || DeletesPendingInsert(pending, incoming)) Flush();
     }
     Append(incoming);
-    if (pending_.at(incoming.class_iri).changes.size() >= limits_.max_triples) Flush();
+    if (TripleCount(pending_.at(incoming.class_iri).changes) >= limits_.max_triples) Flush();
   }
   if (!order_.empty() && !deadline_) deadline_ = clock_() + limits_.delay;
 }
 
-void ChangeBatcher::Append(const ClassChanges& incoming) {
+void ChangeBatcher::Append(const engine::ClassChangeSet& incoming) {
   auto [entry, is_new] = pending_.try_emplace(incoming.class_iri);
   Pending& pending = entry->second;
   if (is_new) {
@@ -73,18 +75,17 @@ void ChangeBatcher::Flush() {
 
 // Cuts `changes` into emissions of at most max_triples, taking deletes first, so that each
 // emission still lists its deletes before its inserts and the order of triples is kept.
-void ChangeBatcher::EmitChunked(ClassChanges& changes) {
-  if (changes.size() <= limits_.max_triples) {
+void ChangeBatcher::EmitChunked(engine::ClassChangeSet& changes) {
+  if (TripleCount(changes) <= limits_.max_triples) {
     emit_(changes);
     return;
   }
   size_t next_delete = 0;
   size_t next_insert = 0;
   while (next_delete < changes.deletes.size() || next_insert < changes.inserts.size()) {
-    ClassChanges chunk;
+    engine::ClassChangeSet chunk;
     chunk.class_iri = changes.class_iri;
-    const size_t delete_count =
-        std::min(limits_.max_triples, changes.deletes.size() - next_delete);
+    const size_t delete_count = std::min(limits_.max_triples, changes.deletes.size() - next_delete);
     chunk.deletes.assign(changes.deletes.begin() + next_delete,
                          changes.deletes.begin() + next_delete + delete_count);
     next_delete += delete_count;
@@ -93,7 +94,7 @@ void ChangeBatcher::EmitChunked(ClassChanges& changes) {
     chunk.inserts.assign(changes.inserts.begin() + next_insert,
                          changes.inserts.begin() + next_insert + insert_count);
     next_insert += insert_count;
-    assert(chunk.size() > 0);
+    assert(TripleCount(chunk) > 0);
     emit_(chunk);
   }
 }

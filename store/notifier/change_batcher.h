@@ -23,38 +23,27 @@
 #include <unordered_set>
 #include <vector>
 
+#include "store/engine/committed_changes.h"
+
 namespace quarry::notifier {
 
-// (graph, subject, predicate, object) resource IDs; object 0 for literals, graph 0 for the
-// default graph. The D-Bus layer narrows them to the signal's int32 fields.
-struct Quad {
-  int64_t graph = 0;
-  int64_t subject = 0;
-  int64_t predicate = 0;
-  int64_t object = 0;
-  friend bool operator==(const Quad&, const Quad&) = default;
-};
-
+// The batcher works on the engine's own change types (store/engine/committed_changes.h): the
+// writer's CommittedChanges go in without a per-quad copy, and emissions come out in the same
+// shape. The D-Bus layer narrows the IDs to the signal's int32 fields.
 struct QuadHash {
-  size_t operator()(const Quad& quad) const noexcept;
+  size_t operator()(const engine::ChangedQuad& quad) const noexcept;
 };
 
-// One class's changes, in one transaction (input) or one emission (output).
-struct ClassChanges {
-  std::string class_iri;
-  std::vector<Quad> deletes;
-  std::vector<Quad> inserts;
-  size_t size() const { return deletes.size() + inserts.size(); }
-};
-
-// Every notify class a committed transaction touched.
-using TransactionChanges = std::vector<ClassChanges>;
+// Deletes plus inserts of one class's share of a transaction or emission.
+inline size_t TripleCount(const engine::ClassChangeSet& changes) {
+  return changes.deletes.size() + changes.inserts.size();
+}
 
 class ChangeBatcher {
  public:
   using Clock = std::function<std::chrono::steady_clock::time_point()>;
   // Receives one GraphUpdated payload `(s class, a(iiii) deletes, a(iiii) inserts)`.
-  using EmitCallback = std::function<void(const ClassChanges& emission)>;
+  using EmitCallback = std::function<void(const engine::ClassChangeSet& emission)>;
 
   struct Limits {
     std::chrono::milliseconds delay{100};  // how long the first pending change may wait
@@ -63,8 +52,9 @@ class ChangeBatcher {
 
   ChangeBatcher(Limits limits, Clock clock, EmitCallback emit);
 
-  // Takes one committed transaction's changes; emits at once when a size limit is reached.
-  void Add(const TransactionChanges& transaction);
+  // Takes one committed transaction's changes (every notify class it touched); emits at once
+  // when a size limit is reached.
+  void Add(const std::vector<engine::ClassChangeSet>& transaction);
   // Emits everything pending when the time limit has passed.
   void Poll();
   // Emits everything pending now (shutdown, or a caller that must not wait).
@@ -75,13 +65,14 @@ class ChangeBatcher {
 
  private:
   struct Pending {
-    ClassChanges changes;
-    std::unordered_set<Quad, QuadHash> inserted;  // to spot deletes of pending inserts
+    engine::ClassChangeSet changes;
+    std::unordered_set<engine::ChangedQuad, QuadHash>
+        inserted;  // to spot deletes of pending inserts
   };
 
-  bool DeletesPendingInsert(const Pending& pending, const ClassChanges& incoming) const;
-  void Append(const ClassChanges& incoming);
-  void EmitChunked(ClassChanges& changes);
+  bool DeletesPendingInsert(const Pending& pending, const engine::ClassChangeSet& incoming) const;
+  void Append(const engine::ClassChangeSet& incoming);
+  void EmitChunked(engine::ClassChangeSet& changes);
 
   Limits limits_;
   Clock clock_;

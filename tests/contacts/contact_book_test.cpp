@@ -7,6 +7,7 @@
 #include "bench/phonebook/contact_generator.h"
 #include "quarry/connection.h"
 #include "quarry/contacts.h"
+#include "store/client/contacts/contact_statements.h"
 #include "tests/support/temp_dir.h"
 
 namespace quarry::contacts {
@@ -149,6 +150,42 @@ TEST_CASE("Every filter is an index lookup in SQLite's plan, never a scan of the
       "SELECT ?c { VALUES ?u { \"a\" \"b\" } ?c nco:contactUID ?u }");
   REQUIRE(by_uid.ok());
   CHECK(by_uid->find("INDEX nco:Contact_nco:contactUID (nco:contactUID=?)") != std::string::npos);
+}
+
+TEST_CASE("The prepared shapes look up indexes too: UIDs bound as parameters, filter keys") {
+  BookFixture f;
+  f.SaveGenerated(3);
+  for (const size_t slots : {size_t{1}, size_t{4}, kMaxUidsPerQuery}) {
+    CAPTURE(slots);
+    auto plan = f.connection->Explain(ContactBook::Statements::FetchUidsText(slots));
+    REQUIRE_MESSAGE(plan.ok(), (plan ? "" : plan.error().ToString()));
+    CHECK(plan->find("INDEX nco:Contact_nco:contactUID (nco:contactUID=?)") != std::string::npos);
+  }
+  auto find = f.connection->Explain(ContactBook::Statements::FindText(ContactFilter::Kind::kEmail));
+  REQUIRE(find.ok());
+  CHECK(find->find("USING INDEX nco:PersonContact_qco:emailKey_qco:emailKey (qco:emailKey=?)") !=
+        std::string::npos);
+  CHECK(UidSlots(1) == 1);
+  CHECK(UidSlots(3) == 4);
+  CHECK(UidSlots(100) == 128);
+  CHECK(UidSlots(5000) == kMaxUidsPerQuery);
+}
+
+TEST_CASE("Fetching by UID: lists longer than one query, padding and duplicates") {
+  BookFixture f;
+  f.SaveGenerated(300);
+  std::vector<std::string> uids;
+  for (uint32_t i = 0; i < 300; ++i) uids.push_back(bench::GenerateContact(299 - i).uid);
+  auto all = f.book->FetchByUid(uids);  // 256 + 44 (padded to 64 slots)
+  REQUIRE(all.ok());
+  CHECK(all->size() == 300);
+  auto three = f.book->FetchByUid({"contact-000005", "", "contact-000009"});
+  REQUIRE(three.ok());
+  CHECK(Uids(*three) == std::vector<std::string>{"contact-000005", "contact-000009"});
+  auto twice = f.book->FetchByUid({"contact-000005", "contact-000005"});
+  REQUIRE(twice.ok());
+  REQUIRE(twice->size() == 1);
+  CHECK(Canonical((*twice)[0]) == Canonical(bench::GenerateContact(5)));
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -60,6 +62,63 @@ TEST_CASE("Backup: Save then Restore brings the saved data back while queries ar
   CHECK(songs[0][0] == "urn:kept");
   client.Update(R"(INSERT DATA { <urn:after> a ex:Song })");  // the writer works on the new file
   CHECK(client.Query("SELECT ?s { ?s a ex:Song }").size() == 2);
+  CHECK(client.Status() == "Idle");
+}
+
+// Sets an environment variable for the processes started while it lives (quarry-store reads
+// its test hooks from there).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() { ::unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+};
+
+TEST_CASE("Backup: a query sent while Restore runs is queued, then answered with restored data") {
+  StoreFixture store;
+  // The store's restore holds (Busy, reads paused) until this file exists: the query below
+  // certainly arrives while the restore runs, however fast the machine.
+  const std::filesystem::path gate = store.dir().path() / "restore-gate";
+  const ScopedEnv hook("QUARRY_STORE_TEST_RESTORE_GATE", gate.string());
+  store.Start();
+  StoreClient client = store.Client();
+  client.Update(R"(INSERT DATA { <urn:kept> a ex:Song })");
+  const std::string backup = (store.dir() / "backup.db").string();
+  client.Save(backup);
+  client.Update(R"(DELETE DATA { <urn:kept> a ex:Song } ; INSERT DATA { <urn:later> a ex:Song })");
+
+  std::string restore_error = "not finished";
+  std::thread restorer([&] {
+    StoreClient other = store.Client();
+    restore_error = ErrorOf([&] { other.Restore(backup); });
+  });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (client.Status() != "Busy") {  // Status is answered by the bus thread, never queued
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  std::atomic<bool> answered{false};
+  Rows rows;
+  std::string query_error;
+  std::thread querier([&] {
+    StoreClient other = store.Client();
+    query_error = ErrorOf([&] { rows = other.Query("SELECT ?s { ?s a ex:Song }"); });
+    answered = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK_FALSE(answered);  // waiting in the queue: neither refused nor answered from the old file
+  std::ofstream(gate).put('\n');
+  restorer.join();
+  querier.join();
+  CHECK(restore_error == "");
+  CHECK(query_error == "");
+  CHECK(rows == Rows{{"urn:kept"}});  // the restored data, not <urn:later>
   CHECK(client.Status() == "Idle");
 }
 

@@ -32,10 +32,15 @@ inline constexpr const char* kSteroids = "org.quarry.Store1.Steroids";
 inline constexpr const char* kStatus = "org.quarry.Store1.Status";
 inline constexpr const char* kBackup = "org.quarry.Store1.Backup";
 
-// A dbus-daemon of our own: its address is read from --print-address.
+// A dbus-daemon of our own: its address is read from --print-address. `config` names a bus
+// configuration file instead of the session bus's (e.g. one with a smaller message limit).
 class PrivateBus {
  public:
-  PrivateBus() : daemon_({"dbus-daemon", "--session", "--print-address", "--nofork"}, true) {
+  explicit PrivateBus(const std::filesystem::path& config = {})
+      : daemon_({"dbus-daemon",
+                 config.empty() ? std::string("--session") : "--config-file=" + config.string(),
+                 "--print-address", "--nofork"},
+                true) {
     pollfd ready{daemon_.stdout_fd(), POLLIN, 0};
     while (address_.empty() || address_.back() != '\n') {
       REQUIRE(::poll(&ready, 1, 10000) == 1);
@@ -140,9 +145,31 @@ inline std::string ErrorOf(const std::function<void()>& call) {
   return "";
 }
 
+// A session bus configuration whose messages may be at most `max_message_bytes` long.
+inline std::string BusConfigWithMessageLimit(size_t max_message_bytes) {
+  return fmt::format(
+      R"(<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+  <limit name="max_message_size">{}</limit>
+</busconfig>
+)",
+      max_message_bytes);
+}
+
 class StoreFixture {
  public:
-  StoreFixture() {
+  // `bus_config`: the text of the private bus's configuration file; empty = the session bus's.
+  explicit StoreFixture(const std::string& bus_config = {})
+      : bus_(WriteBusConfig(dir_, bus_config)) {
     dir_.Write("ontology/10-base.ontology", kTestBase);
     dir_.Write("ontology/20-ex.ontology", kTestDomain);
   }
@@ -152,16 +179,18 @@ class StoreFixture {
   const std::string& address() const { return bus_.address(); }
   StoreClient Client() const { return StoreClient(bus_.address()); }
 
-  // Starts quarry-store (with `extra_args`) and waits until it owns its bus name.
-  void Start(const std::vector<std::string>& extra_args = {}) {
+  // Starts quarry-store (with `extra_args`; `ontology` replaces the test ontology, e.g. "none")
+  // and waits until it owns its bus name.
+  void Start(const std::vector<std::string>& extra_args = {}, const std::string& ontology = {}) {
     REQUIRE_FALSE(store_);
-    std::vector<std::string> argv{QUARRY_STORE_BINARY,
-                                  "--bus",
-                                  bus_.address(),
-                                  "--database",
-                                  database_dir().string(),
-                                  "--ontology",
-                                  (dir_.path() / "ontology").string()};
+    std::vector<std::string> argv{
+        QUARRY_STORE_BINARY,
+        "--bus",
+        bus_.address(),
+        "--database",
+        database_dir().string(),
+        "--ontology",
+        ontology.empty() ? (dir_.path() / "ontology").string() : ontology};
     argv.insert(argv.end(), extra_args.begin(), extra_args.end());
     store_.emplace(argv, false);
     StoreClient client(bus_.address());
@@ -182,6 +211,12 @@ class StoreFixture {
   ChildProcess& process() { return *store_; }
 
  private:
+  static std::filesystem::path WriteBusConfig(const TempDir& dir, const std::string& config) {
+    if (config.empty()) return {};
+    dir.Write("bus.conf", config);
+    return dir.path() / "bus.conf";
+  }
+
   TempDir dir_;
   PrivateBus bus_;
   std::optional<ChildProcess> store_;

@@ -17,7 +17,7 @@ TEST_CASE("Config edits: --add keeps the defaults and other keys; --remove takes
   auto loaded = LoadConfig(file, dirs);
   REQUIRE(loaded.ok());
   CHECK(loaded->warnings.empty());
-  CHECK(loaded->config.throttle_level == 3);
+  CHECK(loaded->config.cpu_percent == 88);  // level 3
   const auto& roots = loaded->config.roots;
   CHECK(std::count(roots.begin(), roots.end(), IndexRoot{"/data/photos", true}) == 1);
   CHECK(std::count(roots.begin(), roots.end(), IndexRoot{"/data/inbox", false}) == 1);

@@ -61,11 +61,28 @@ quiet_period_ms = 100
   CHECK(config.index_hidden);
   CHECK(config.ignored_files == std::vector<std::string>{"*.log"});
   CHECK_FALSE(config.honour_gitignore);
-  CHECK(config.throttle_level == 0);
+  CHECK(config.cpu_percent == 100);  // level 0: full speed
   CHECK_FALSE(config.pause_on_battery);
   CHECK(config.batch_files == 50);
   CHECK(config.batch_time == std::chrono::milliseconds(20));
   CHECK(config.quiet_period == std::chrono::milliseconds(100));
+}
+
+TEST_CASE("Config: the CPU budget and the watch cap") {
+  const auto defaults = ParseConfig("", kDirs);
+  REQUIRE(defaults.ok());
+  CHECK(defaults->config.cpu_percent == 60);
+  CHECK(defaults->config.max_watches == 0);
+  const auto loaded = ParseConfig("[throttle]\ncpu_percent = 25\nlevel = 0\n[monitor]\nmax_watches = 3\nfallback_crawl_s = 2\n", kDirs);
+  REQUIRE(loaded.ok());
+  CHECK(loaded->warnings.empty());
+  CHECK(loaded->config.cpu_percent == 25);  // cpu_percent wins over level
+  CHECK(loaded->config.max_watches == 3);
+  CHECK(loaded->config.fallback_crawl_interval == std::chrono::seconds(2));
+  const auto bad = ParseConfig("[throttle]\ncpu_percent = 0\n", kDirs);
+  REQUIRE(bad.ok());
+  REQUIRE(bad->warnings.size() == 1);
+  CHECK(bad->warnings[0] == "throttle.cpu_percent: 0 is outside 1..100; using default 60");
 }
 
 TEST_CASE("Config: a bad value names its key and keeps the default") {
@@ -81,7 +98,7 @@ TEST_CASE("Config: a bad value names its key and keeps the default") {
     REQUIRE(loaded.ok());
     REQUIRE(loaded->warnings.size() == 1);
     CHECK(loaded->warnings[0] == "throttle.level: 99 is outside 0..20; using default 10");
-    CHECK(loaded->config.throttle_level == 10);
+    CHECK(loaded->config.cpu_percent == 60);
   }
   SUBCASE("not an array of strings") {
     const auto loaded = ParseConfig("[index]\nrecursive_folders = [\"/a\", 3]\n", kDirs);

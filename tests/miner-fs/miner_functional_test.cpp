@@ -47,7 +47,9 @@ TEST_CASE("miner-fs: the corpus is indexed as the manifest says; a restart write
   const auto first = fixture.Counts();
   CHECK(first.at("found") == expected);
   CHECK(first.at("failed") == 0);
-  CHECK(first.at("waiting") == expected);
+  // No quarry-extract on this bus: every file is left for it to find when it starts.
+  CHECK(first.at("waiting") + first.at("deferred") == expected);
+  CHECK(first.at("handed_off") == 0);
 
   const nlohmann::json manifest = nlohmann::json::parse(std::ifstream(fixture.corpus() / "MANIFEST.json"));
   for (const auto& file : manifest["files"]) {
@@ -64,7 +66,7 @@ TEST_CASE("miner-fs: the corpus is indexed as the manifest says; a restart write
   const auto second = fixture.Counts();
   CHECK(second.at("found") == expected);
   CHECK(second.at("indexed") == 0);  // no update was sent
-  CHECK(second.at("waiting") == 0);
+  CHECK(second.at("waiting") + second.at("deferred") == 0);
   CHECK(fixture.Value(kCountFiles) == std::to_string(expected));
   CHECK(fixture.Value("SELECT (MAX(tracker:id(?f)) AS ?m) { ?f a nfo:FileDataObject }") == resources_before);
 }

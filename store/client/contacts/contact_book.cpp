@@ -1,5 +1,5 @@
 // ContactBook: saves contacts as nco resources plus qco: keys, and reads them back with one
-// query per call (contact_sparql.h).
+// query per call (contact_sparql.h), each prepared once per shape (contact_statements.h).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -9,33 +9,21 @@
 #include "quarry/contacts.h"
 #include "store/client/contacts/contact_keys.h"
 #include "store/client/contacts/contact_sparql.h"
+#include "store/client/contacts/contact_statements.h"
 
 namespace quarry::contacts {
 namespace {
 
-// Bounds the size of one request: VALUES lists and INSERT DATA blocks.
+// Bounds the size of one INSERT DATA request.
 constexpr size_t kChunk = 200;
 
-std::string UidValues(const std::vector<std::string>& uids, size_t begin, size_t end) {
-  std::string values = "VALUES ?uid {";
-  for (size_t i = begin; i < end; ++i) values += " " + SparqlString(uids[i]);
-  return values + " }";
-}
-
-std::string SelectorByUid(const std::vector<std::string>& uids) {
-  return UidValues(uids, 0, uids.size()) + " ?c nco:contactUID ?uid .";
-}
-
 // The contacts of `uids` already stored, by UID.
-Result<std::set<std::string>> ExistingUids(Connection& connection,
+Result<std::set<std::string>> ExistingUids(ContactBook::Statements& statements,
                                            const std::vector<std::string>& uids) {
   std::set<std::string> existing;
-  for (size_t begin = 0; begin < uids.size(); begin += kChunk) {
-    const size_t end = std::min(uids.size(), begin + kChunk);
-    QUARRY_ASSIGN_OR_RETURN(
-        Cursor cursor,
-        connection.Query(fmt::format("{}SELECT ?uid WHERE {{ {} ?c nco:contactUID ?uid }}",
-                                     kSparqlPrefixes, UidValues(uids, begin, end))));
+  for (size_t begin = 0; begin < uids.size(); begin += kMaxUidsPerQuery) {
+    const size_t end = std::min(uids.size(), begin + kMaxUidsPerQuery);
+    QUARRY_ASSIGN_OR_RETURN(Cursor cursor, statements.ExistingUids(uids, begin, end));
     while (true) {
       QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
       if (!has_row) break;
@@ -45,18 +33,19 @@ Result<std::set<std::string>> ExistingUids(Connection& connection,
   return existing;
 }
 
-Result<std::vector<Contact>> RunContactsQuery(Connection& connection, std::string_view selector) {
-  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, connection.Query(ContactsQuery(selector)));
-  QUARRY_ASSIGN_OR_RETURN(auto rows, ReadContacts(cursor));
-  std::vector<Contact> contacts;
-  contacts.reserve(rows.size());
+// Appends the contacts of ContactsQuery rows.
+Result<void> AppendContacts(Result<Cursor> cursor, std::vector<Contact>& contacts) {
+  if (!cursor) return std::move(cursor).error();
+  QUARRY_ASSIGN_OR_RETURN(auto rows, ReadContacts(*cursor));
   for (auto& [id, contact] : rows) contacts.push_back(std::move(contact));
-  return contacts;
+  return {};
 }
 
 }  // namespace
 
-ContactBook::ContactBook(Connection& connection) : connection_(connection) {}
+ContactBook::ContactBook(Connection& connection)
+    : connection_(connection), statements_(std::make_unique<Statements>(connection)) {}
+ContactBook::~ContactBook() = default;
 
 Result<void> ContactBook::Save(const std::vector<Contact>& contacts) {
   // The last of several contacts with one UID wins, as if they were saved in order.
@@ -69,7 +58,7 @@ Result<void> ContactBook::Save(const std::vector<Contact>& contacts) {
     }
     if (last_of.insert_or_assign(contacts[i].uid, i).second) uids.push_back(contacts[i].uid);
   }
-  QUARRY_ASSIGN_OR_RETURN(const auto existing, ExistingUids(connection_, uids));
+  QUARRY_ASSIGN_OR_RETURN(const auto existing, ExistingUids(*statements_, uids));
   Batch batch = connection_.CreateBatch();
   for (const auto& uid : existing) batch.Add(DeleteContactUpdate(ContactIri(uid)));
   for (size_t begin = 0; begin < uids.size(); begin += kChunk) {
@@ -86,7 +75,7 @@ Result<void> ContactBook::Save(const std::vector<Contact>& contacts) {
 }
 
 Result<void> ContactBook::Remove(const std::vector<std::string>& uids) {
-  QUARRY_ASSIGN_OR_RETURN(const auto existing, ExistingUids(connection_, uids));
+  QUARRY_ASSIGN_OR_RETURN(const auto existing, ExistingUids(*statements_, uids));
   if (existing.empty()) return {};
   Batch batch = connection_.CreateBatch();
   for (const auto& uid : existing) batch.Add(DeleteContactUpdate(ContactIri(uid)));
@@ -94,28 +83,45 @@ Result<void> ContactBook::Remove(const std::vector<std::string>& uids) {
 }
 
 Result<std::vector<Contact>> ContactBook::FetchAll() {
-  return RunContactsQuery(connection_, "?c a nco:PersonContact ; nco:contactUID ?uid .");
+  // One fixed text: the query cache (embedded, Direct, or in quarry-store) compiles it once.
+  std::vector<Contact> contacts;
+  QUARRY_TRY(AppendContacts(
+      connection_.Query(ContactsQuery("?c a nco:PersonContact ; nco:contactUID ?uid .")),
+      contacts));
+  return contacts;
 }
 
 Result<std::vector<Contact>> ContactBook::FetchByUid(const std::vector<std::string>& uids) {
-  if (uids.empty()) return std::vector<Contact>{};
-  return RunContactsQuery(connection_, SelectorByUid(uids));
+  // Each UID once: a repeated VALUES row would repeat the contact's rows (and its emails).
+  std::vector<std::string> unique;
+  std::set<std::string_view> seen;
+  for (const auto& uid : uids) {
+    if (seen.insert(uid).second) unique.push_back(uid);
+  }
+  std::vector<Contact> contacts;
+  for (size_t begin = 0; begin < unique.size(); begin += kMaxUidsPerQuery) {
+    const size_t end = std::min(unique.size(), begin + kMaxUidsPerQuery);
+    QUARRY_TRY(AppendContacts(statements_->FetchUids(unique, begin, end), contacts));
+  }
+  return contacts;
 }
 
 std::string ContactBook::FindQuery(const ContactFilter& filter) {
-  static constexpr std::string_view kPredicates[] = {"qco:namePrefixKey", "qco:nameSuffixKey",
-                                                     "qco:emailKey", "qco:phoneSuffixKey"};
-  const std::string selector =
-      fmt::format("?c {} {} .", kPredicates[static_cast<int>(filter.kind)],
-                  SparqlString(FilterKey(filter)));
-  return ContactsQuery(selector);
+  std::string text = Statements::FindText(filter.kind);
+  const std::string key = SparqlString(FilterKey(filter));
+  for (size_t at = text.find("~key"); at != std::string::npos; at = text.find("~key", at)) {
+    text.replace(at, 4, key);  // once per UNION branch
+    at += key.size();
+  }
+  return text;
 }
 
 Result<std::vector<Contact>> ContactBook::Find(const ContactFilter& filter) {
-  if (FilterKey(filter).empty()) {
+  const std::string key = FilterKey(filter);
+  if (key.empty()) {
     return Error(Errc::kInvalidArgument, fmt::format("empty search text \"{}\"", filter.text));
   }
-  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, connection_.Query(FindQuery(filter)));
+  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, statements_->Find(filter.kind, key));
   QUARRY_ASSIGN_OR_RETURN(auto rows, ReadContacts(cursor));
   std::vector<Contact> found;
   for (auto& [id, contact] : rows) {

@@ -7,7 +7,16 @@
 namespace quarry::contacts {
 namespace {
 
-enum Column { kIri = 0, kKind, kMedium, kV1, kV2, kV3, kV4, kV5, kV6, kV7, kV8, kV9, kV10, kId };
+enum Column { kIri = 0, kMedium, kV1, kV2, kV3, kV4, kV5, kV6, kV7, kV8, kV9, kV10, kId, kMarkers };
+constexpr std::string_view kKinds = "coretaiung";  // the groups of the marker columns, in order
+
+// The group of the row: the one marker column that is bound (0 if none is).
+char KindOf(Cursor& row) {
+  for (size_t i = 0; i < kKinds.size(); ++i) {
+    if (row.IsBound(kMarkers + static_cast<int>(i))) return kKinds[i];
+  }
+  return 0;
+}
 
 std::vector<std::string> SplitTypes(std::string_view text) {
   std::vector<std::string> types;
@@ -79,9 +88,9 @@ Result<std::vector<std::pair<int64_t, Contact>>> ReadContacts(Cursor& cursor) {
     const int64_t id = cursor.GetInteger(kId);
     auto [found, inserted] = index_of.try_emplace(id, contacts.size());
     if (inserted) contacts.emplace_back(id, Contact{});
-    const std::string_view kind = cursor.GetString(kKind);
-    if (kind.size() != 1) return Error(Errc::kInternal, "contacts query row without a kind");
-    ReadRow(cursor, kind[0], contacts[found->second].second);
+    const char kind = KindOf(cursor);
+    if (kind == 0) return Error(Errc::kInternal, "contacts query row without a field group");
+    ReadRow(cursor, kind, contacts[found->second].second);
   }
   return contacts;
 }

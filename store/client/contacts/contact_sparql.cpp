@@ -188,9 +188,12 @@ std::string DeleteContactUpdate(std::string_view iri) {
 
 std::string ContactsQuery(std::string_view selector) {
   // The selector is repeated in every branch: SQLite does not push a join into a UNION ALL,
-  // so a selector outside would read every contact's media.
+  // so a selector outside would read every contact's media. A branch marks its rows by binding
+  // its own ?k_<kind> variable, not by a string constant: the translator passes constants as
+  // numbered SQL parameters, and a `~name` parameter of a prepared shape in an earlier branch
+  // would take one of those numbers.
   const auto branch = [&](std::string_view kind, std::string_view body) {
-    return fmt::format("{{ {} {} BIND(\"{}\" AS ?kind) }}", selector, body, kind);
+    return fmt::format("{{ {} {} BIND(?c AS ?k_{}) }}", selector, body, kind);
   };
   const std::vector<std::string> branches = {
       branch("c", "?c nco:contactUID ?v1 OPTIONAL { ?c nco:fullname ?v2 } "
@@ -218,7 +221,8 @@ std::string ContactsQuery(std::string_view selector) {
       branch("g", "?c nao:hasTag ?m . ?m nao:prefLabel ?v1"),
   };
   return fmt::format(
-      "{}SELECT ?c ?kind ?m ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 tracker:id(?c) WHERE {{\n{}\n}}",
+      "{}SELECT ?c ?m ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 tracker:id(?c) ?k_c ?k_o ?k_r ?k_e "
+      "?k_t ?k_a ?k_i ?k_u ?k_n ?k_g WHERE {{\n{}\n}}",
       kSparqlPrefixes, fmt::join(branches, "\nUNION\n"));
 }
 

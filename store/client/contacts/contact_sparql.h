@@ -34,8 +34,9 @@ std::string DeleteContactUpdate(std::string_view iri);
 std::string_view PhoneClass(const std::vector<std::string>& types);
 
 // SELECT of whole contacts. `selector` is a group pattern binding ?c (e.g. a UID IN filter).
-// Columns: ?c ?kind ?m ?v1 ... ?v10 tracker:id(?c) — one row per contact field group (kind "c"
-// main, "o" affiliation, "r" organization, "e" email, "t" phone, "a" address, "i" IM, "u" URL, "n" note, "g" tag).
+// Columns: ?c ?m ?v1 ... ?v10 tracker:id(?c), then one marker per field group of which the
+// row's group alone is bound: ?k_c main, ?k_o affiliation, ?k_r organization, ?k_e email,
+// ?k_t phone, ?k_a address, ?k_i IM, ?k_u URL, ?k_n note, ?k_g tag (one row per group).
 std::string ContactsQuery(std::string_view selector);
 
 // Decodes ContactsQuery rows into contacts with their resource IDs, in first-seen order.

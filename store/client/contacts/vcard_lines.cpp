@@ -40,7 +40,7 @@ constexpr std::string_view kBase64Alphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 // One parameter value list after '=': comma-separated, each optionally double-quoted.
-Result<std::vector<std::string>> ParseParamValues(std::string_view text, int line) {
+Result<std::vector<std::string>> ParseParamValues(std::string_view text) {
   std::vector<std::string> values;
   std::string current;
   bool quoted = false;
@@ -54,7 +54,7 @@ Result<std::vector<std::string>> ParseParamValues(std::string_view text, int lin
       current += c;
     }
   }
-  if (quoted) return Error(Errc::kParse, fmt::format("line {}: unterminated quoted parameter", line));
+  if (quoted) return Error(Errc::kParse, "unterminated quoted parameter");
   values.push_back(std::move(current));
   return values;
 }
@@ -108,7 +108,7 @@ Result<ContentLine> ParseContentLine(std::string_view logical, int line) {
     }
   }
   if (colon == std::string_view::npos) {
-    return Error(Errc::kParse, fmt::format("line {}: no ':' in \"{}\"", line,
+    return Error(Errc::kParse, fmt::format("no ':' in \"{}\"",
                                            logical.substr(0, std::min<size_t>(40, logical.size()))));
   }
   ContentLine result;
@@ -126,7 +126,7 @@ Result<ContentLine> ParseContentLine(std::string_view logical, int line) {
   }
   std::string_view name = head[0];
   if (const size_t dot = name.find('.'); dot != std::string_view::npos) name.remove_prefix(dot + 1);
-  if (name.empty()) return Error(Errc::kParse, fmt::format("line {}: property without a name", line));
+  if (name.empty()) return Error(Errc::kParse, "property without a name");
   result.name = Upper(name);
   for (size_t i = 1; i < head.size(); ++i) {
     const size_t equals = head[i].find('=');
@@ -134,14 +134,14 @@ Result<ContentLine> ParseContentLine(std::string_view logical, int line) {
       result.params.push_back({"TYPE", {std::string(head[i])}});
       continue;
     }
-    QUARRY_ASSIGN_OR_RETURN(auto values, ParseParamValues(head[i].substr(equals + 1), line));
+    QUARRY_ASSIGN_OR_RETURN(auto values, ParseParamValues(head[i].substr(equals + 1)));
     result.params.push_back({Upper(head[i].substr(0, equals)), std::move(values)});
   }
   const auto encoding = result.Param("ENCODING");
   if (!encoding.empty() && encoding[0] == "quoted-printable") {
     auto decoded = DecodeQuotedPrintable(result.value);
     if (!decoded) {
-      return Error(Errc::kParse, fmt::format("line {}: {} {}", line, result.name,
+      return Error(Errc::kParse, fmt::format("{} {}", result.name,
                                              decoded.error().message()));
     }
     result.value = std::move(*decoded);

@@ -48,8 +48,8 @@ Result<std::string> NormaliseDate(const ContentLine& line) {
     else if (c != '-') digits = "x";
   }
   if (digits.size() != 8) {
-    return Error(Errc::kParse, fmt::format("line {}: BDAY \"{}\" is not a date (YYYY-MM-DD or "
-                                           "YYYYMMDD)", line.line, line.value));
+    return Error(Errc::kParse, fmt::format("BDAY \"{}\" is not a date (YYYY-MM-DD or "
+                                           "YYYYMMDD)", line.value));
   }
   return fmt::format("{}-{}-{}", digits.substr(0, 4), digits.substr(4, 2), digits.substr(6, 2));
 }
@@ -59,7 +59,7 @@ Result<std::string> PhotoUri(const ContentLine& line) {
   const auto encoding = line.Param("ENCODING");
   if (encoding.empty() || (encoding[0] != "b" && encoding[0] != "base64")) return line.value;
   auto bytes = DecodeBase64(line.value);
-  if (!bytes) return Error(Errc::kParse, fmt::format("line {}: PHOTO {}", line.line, bytes.error().message()));
+  if (!bytes) return Error(Errc::kParse, fmt::format("PHOTO {}", bytes.error().message()));
   const auto types = line.Param("TYPE");
   const std::string mime = types.empty() ? "application/octet-stream"
                            : types[0].find('/') != std::string::npos ? types[0]
@@ -113,7 +113,7 @@ Result<void> ApplyLine(const ContentLine& line, Contact& contact) {
   } else if (name == "IMPP") {
     const size_t colon = line.value.find(':');
     if (colon == std::string::npos) {
-      return Error(Errc::kParse, fmt::format("line {}: IMPP \"{}\" is not a URI", line.line, line.value));
+      return Error(Errc::kParse, fmt::format("IMPP \"{}\" is not a URI", line.value));
     }
     contact.ims.push_back({line.value.substr(0, colon), line.value.substr(colon + 1)});
   } else if (const auto scheme = ImSchemeOf(name)) {
@@ -133,7 +133,7 @@ Result<void> ApplyLine(const ContentLine& line, Contact& contact) {
 Result<void> CheckCharset(const ContentLine& line) {
   for (const auto& charset : line.Param("CHARSET")) {
     if (charset != "utf-8" && charset != "us-ascii") {
-      return Error(Errc::kParse, fmt::format("line {}: {} has unsupported CHARSET {} (only UTF-8)",
+      return Error(Errc::kParse, fmt::format("{} has unsupported CHARSET {} (only UTF-8)",
                                              line.line, line.name, charset));
     }
   }
@@ -156,7 +156,7 @@ Result<Contact> ReadOne(const std::vector<std::pair<int, std::string>>& lines, s
       ++index;
       if (first_error) return std::move(*first_error);
       problem_line = begin_line;
-      if (!has_version) return Error(Errc::kParse, fmt::format("line {}: vCard without VERSION", begin_line));
+      if (!has_version) return Error(Errc::kParse, "vCard without VERSION");
       return contact;
     }
     if (first_error) continue;
@@ -167,7 +167,7 @@ Result<Contact> ReadOne(const std::vector<std::pair<int, std::string>>& lines, s
     }
     if (line->name == "VERSION") {
       if (line->value != "3.0" && line->value != "4.0" && line->value != "2.1") {
-        first_error = Error(Errc::kParse, fmt::format("line {}: unsupported VERSION {}", line->line, line->value));
+        first_error = Error(Errc::kParse, fmt::format("unsupported VERSION {}", line->value));
       }
       has_version = true;
       continue;
@@ -177,7 +177,7 @@ Result<Contact> ReadOne(const std::vector<std::pair<int, std::string>>& lines, s
   }
   if (first_error) return std::move(*first_error);
   problem_line = begin_line;
-  return Error(Errc::kParse, fmt::format("line {}: BEGIN:VCARD without END:VCARD", begin_line));
+  return Error(Errc::kParse, "BEGIN:VCARD without END:VCARD");
 }
 
 }  // namespace

@@ -79,6 +79,15 @@ Result<SqlExpr> StringBuiltin(Translator& translator, const BuiltinCall& call,
 Result<SqlExpr> TermBuiltin(Translator& translator, const BuiltinCall& call,
                             const std::vector<SqlExpr>& args);
 
+// Open mode (translate_quad_builtin.cpp): xsd:string(term) of a quad-table term ID, NULL for a
+// blank node.
+std::string TermStringSql(const std::string& id);
+
+// Open mode (translate_term_compare.cpp): a comparison where an operand is a quad-table term and
+// the other one too or a constant, by SPARQL's operator mapping; nullopt otherwise.
+std::optional<SqlExpr> TermCompare(Translator& translator, BinaryOp op, const Expr& left,
+                                   const Expr& right, const SqlExpr& a, const SqlExpr& b);
+
 // Open mode (translate_quad_builtin.cpp): STR, LANG, DATATYPE, is* and sameTerm of values read
 // from the quad table, answered from their term IDs; nullopt when no argument is such a value.
 std::optional<SqlExpr> QuadTermBuiltin(Translator& translator, Builtin function,

@@ -73,6 +73,20 @@ SqlExpr KeepArguments(SqlExpr result, const std::vector<SqlExpr>& args) {
 std::string EbvOf(const SqlExpr& value) {
   if (value.kind == Kind::kResource || IsIriText(value))
     return fmt::format("({} IS NOT NULL)", value.sql);
+  if (value.kind == Kind::kDynamic && !value.term_id.empty() && !value.is_aggregate) {
+    // Open mode: only booleans, numbers and strings have an EBV (§17.2.2); for an IRI, a blank
+    // node, a language-tagged string or another datatype it is a type error.
+    std::string types;
+    for (const char* local : {"string", "boolean", "integer", "decimal", "float", "double", "long",
+                              "int", "short", "byte", "nonNegativeInteger", "positiveInteger",
+                              "nonPositiveInteger", "negativeInteger", "unsignedLong",
+                              "unsignedInt", "unsignedShort", "unsignedByte"}) {
+      types += fmt::format("{}'{}{}'", types.empty() ? "" : ", ", kXsdNs, local);
+    }
+    return fmt::format("(CASE WHEN {0} < 0 AND (SELECT Datatype FROM quarry_literal WHERE ID = {0}) "
+                       "IN ({1}) THEN quarry_ebv({2}) END)",
+                       value.term_id, types, value.sql);
+  }
   if (value.kind == Kind::kDynamic) return fmt::format("quarry_ebv({})", value.sql);
   switch (value.type) {
     case ValueType::kBoolean:
@@ -154,6 +168,17 @@ Result<SqlExpr> Translator::Builtin(const BuiltinCall& call, const Fragment& sco
   if (std::optional<SqlExpr> term = QuadTermBuiltin(*this, call.function, args)) {
     for (const SqlExpr& arg : args) term->is_aggregate = term->is_aggregate || arg.is_aggregate;
     return KeepArguments(std::move(*term), args);
+  }
+  if (IsStringFunction(call.function)) {
+    // Open mode: only a string read from the quad table is a string argument; an IRI, a blank
+    // node or a literal of another datatype is a type error.
+    for (SqlExpr& arg : args) {
+      if (!arg.term_id.empty() && !arg.is_aggregate) {
+        arg.sql = fmt::format("(CASE WHEN {0} < 0 AND (SELECT Datatype FROM quarry_literal WHERE ID = {0}) "
+                              "IN ('{1}', '{2}') THEN {3} END)",
+                              arg.term_id, kXsdString, kRdfLangString, arg.sql);
+      }
+    }
   }
   QUARRY_ASSIGN_OR_RETURN(SqlExpr result, IsStringFunction(call.function)
                                               ? StringBuiltin(*this, call, args)

@@ -169,6 +169,7 @@ Result<SqlExpr> Translator::Compare(BinaryOp op, const Expr& left, const Expr& r
     QUARRY_ASSIGN_OR_RETURN(a, Expression(left, scope, allow_aggregates));
     QUARRY_ASSIGN_OR_RETURN(b, TypedOperand(right, &a, scope, allow_aggregates));
   }
+  if (std::optional<SqlExpr> typed = TermCompare(*this, op, left, right, a, b)) return *typed;
   const bool aggregate = a.is_aggregate || b.is_aggregate;
   const Family family_a = FamilyOf(a), family_b = FamilyOf(b);
   const bool literal_families = family_a != Family::kIri && family_b != Family::kIri;
@@ -199,8 +200,10 @@ Result<SqlExpr> Translator::Compare(BinaryOp op, const Expr& left, const Expr& r
 
 Result<std::string> Translator::Condition(const Expr& expr, const Fragment& scope) {
   QUARRY_ASSIGN_OR_RETURN(SqlExpr value, Expression(expr, scope));
-  // An error (NULL) filters the solution out.
-  return fmt::format("coalesce({}, 0)", EbvOf(value));
+  // Every caller ANDs the condition into a WHERE or ON (never negates or ORs it), where an
+  // error (NULL) filters the solution out just as false does. Left bare, a range comparison on
+  // an indexed column stays sargable: coalesce(...) would hide it from SQLite's planner.
+  return EbvOf(value);
 }
 
 Result<SqlExpr> Translator::Expression(const Expr& expr, const Fragment& scope,
@@ -358,6 +361,25 @@ Result<SqlExpr> Translator::AggregateExpr(const Aggregate& aggregate, const Frag
   return Error(Errc::kInternal, "unknown aggregate");
 }
 
+namespace {
+
+// The alias of the row of `table` a triple pattern already joined for the variable `arg`, when
+// `id_sql` (what `arg` compiled to) is that row's ID: a property function of that subject can
+// then read the column of that very row (ID is the table's primary key, so the correlated
+// sub-query `(SELECT P.col FROM table AS P WHERE P.ID = alias.ID)` would find the same row).
+const std::string* JoinedRow(const Fragment& scope, const Expr& arg, const std::string& id_sql,
+                             const std::string& table) {
+  const Term* term = std::get_if<Term>(&arg.node);
+  if (!term || VariableKey(*term).empty()) return nullptr;
+  const auto tables = scope.subject_tables.find(SubjectKey(*term));
+  if (tables == scope.subject_tables.end()) return nullptr;
+  const auto row = tables->second.find(table);
+  if (row == tables->second.end() || id_sql != row->second + ".ID") return nullptr;
+  return &row->second;
+}
+
+}  // namespace
+
 Result<SqlExpr> Translator::Function(const FunctionCall& call, const Fragment& scope,
                                      bool allow_aggregates) {
   if (call.iri.rfind(kFtsNs, 0) == 0) return FtsFunction(call, scope);
@@ -376,6 +398,11 @@ Result<SqlExpr> Translator::Function(const FunctionCall& call, const Fragment& s
     const schema::PropertyStorage storage = names_.StorageOf(*property);
     const Kind kind = property->type == ValueType::kResource ? Kind::kResource : Kind::kLiteral;
     if (!storage.multi_valued) {
+      // `SELECT ?a nmm:artistName(?a) { ?a a nmm:Artist }`: the subject's nmm:Artist row is in
+      // the FROM already: read the column there, not by one sub-query per row.
+      if (const std::string* row = JoinedRow(scope, call.args[0], args[0].sql, storage.table)) {
+        return SqlExpr{fmt::format("{}.{}", *row, schema::Quote(storage.column)), kind, property->type};
+      }
       return SqlExpr{fmt::format("(SELECT P.{} FROM {} AS P WHERE P.ID = {})",
                                  schema::Quote(storage.column), schema::Quote(storage.table), args[0].sql),
                      kind, property->type};

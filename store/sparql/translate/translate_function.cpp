@@ -21,6 +21,9 @@ Error Arity(std::string_view name, std::string_view expected) {
 Result<SqlExpr> Cast(const FunctionCall& call, ValueType type, const std::vector<SqlExpr>& args) {
   if (args.size() != 1) return Arity("the cast <" + call.iri + ">", "one argument");
   const SqlExpr& arg = args[0];
+  if (type == ValueType::kString && !arg.term_id.empty() && !arg.is_aggregate) {
+    return Text(TermStringSql(arg.term_id));
+  }
   if (type == ValueType::kString) return Text(IsIriText(arg) ? arg.sql : Translator::TextOf(arg));
   if (IsIriLike(arg)) return TypeError(type);
   if (HasType(arg, type)) return arg;

@@ -406,6 +406,15 @@ Result<Fragment> Translator::Group(const GroupGraphPattern& group, const GraphCo
         const std::string alias = NewAlias("g");
         inner.from = fmt::format("{} AS {}", Quote(schema::kGraphTable), alias);
         QUARRY_TRY(BindGraph(inner, alias + ".ID", inner_graph));
+      } else if (const std::string name = VariableKey(graph_pattern->graph);
+                 !name.empty() && (!inner.vars.count(name) || inner.nullable.count(name))) {
+        // GRAPH ?g { VALUES … } (no triple binds ?g, or only an UNDEF may): each solution is
+        // still one of a named graph, so ?g ranges over the named graphs.
+        Fragment graphs;
+        const std::string alias = NewAlias("g");
+        graphs.from = fmt::format("{} AS {}", Quote(schema::kGraphTable), alias);
+        QUARRY_TRY(BindGraph(graphs, alias + ".ID", inner_graph));
+        QUARRY_TRY(Join(inner, std::move(graphs)));
       }
       QUARRY_TRY(Join(fragment, std::move(inner)));
     } else if (const auto* bind = std::get_if<sparql::Bind>(&element.node)) {

@@ -81,10 +81,12 @@ Result<void> Translator::AddQuadTriple(Fragment& fragment, const TriplePattern& 
     const bool tagged = !literal->lang.empty();
     const schema::RdfTerm term = schema::RdfTerm::Literal(
         literal->lexical, tagged ? "" : literal->datatype_iri, literal->lang);
-    fragment.conditions.push_back(
-        fmt::format("{} = (SELECT ID FROM {} WHERE Lexical = {} AND Datatype = {} AND Lang = {})",
-                    object, schema::kLiteralTable, BindValue(term.value),
-                    BindValue(schema::LiteralDatatype(term)), BindValue(term.lang)));
+    // Language tags match case-insensitively (RDF 1.1 §3.3): "a"@EN is the term "a"@en.
+    fragment.conditions.push_back(fmt::format(
+        "{} {} (SELECT ID FROM {} WHERE Lexical = {} AND Datatype = {} AND Lang = {}{})", object,
+        tagged ? "IN" : "=", schema::kLiteralTable, BindValue(term.value),
+        BindValue(schema::LiteralDatatype(term)), BindValue(term.lang),
+        tagged ? " COLLATE NOCASE" : ""));
   } else if (VariableKey(triple.object).empty()) {
     QUARRY_TRY(
         BindTerm(fragment, triple.object, object, Kind::kResource, ontology::ValueType::kResource));

@@ -36,6 +36,20 @@ std::optional<SqlExpr> SameTermOf(const std::vector<SqlExpr>& args) {
 
 }  // namespace
 
+std::string TermStringSql(const std::string& id) {
+  // XPath's cast to xsd:string gives the canonical form of a number or boolean ("1.0"^^decimal
+  // is "1", "0"^^boolean is "false"); other literals keep their lexical form.
+  return fmt::format(
+      "(CASE WHEN {0} > 0 THEN {1} ELSE (SELECT CASE "
+      "WHEN Datatype = '{2}boolean' AND typeof(Value) = 'integer' THEN "
+      "(CASE Value WHEN 1 THEN 'true' ELSE 'false' END) "
+      "WHEN typeof(Value) = 'integer' THEN CAST(Value AS TEXT) "
+      "WHEN typeof(Value) = 'real' AND Value = CAST(Value AS INTEGER) THEN "
+      "CAST(CAST(Value AS INTEGER) AS TEXT) "
+      "WHEN typeof(Value) = 'real' THEN CAST(Value AS TEXT) ELSE Lexical END FROM {3} WHERE ID = {0}) END)",
+      id, ResourceUri(id), kXsdNs, kLiteralTable);
+}
+
 std::optional<SqlExpr> QuadTermBuiltin(Translator& translator, Builtin function,
                                        const std::vector<SqlExpr>& args) {
   if (function == Builtin::kSameTerm) return SameTermOf(args);

@@ -126,6 +126,8 @@ Result<void> Translator::AddUnion(Fragment& fragment, const UnionPattern& patter
 // least one bound variable; with no variable in common nothing is removed (§18.5).
 Result<void> Translator::AddMinus(Fragment& fragment, const MinusPattern& minus,
                                   const GraphContext& graph) {
+  const size_t binds_before = output_.binds.size();
+  const size_t parameters_before = output_.parameters.size();
   QUARRY_ASSIGN_OR_RETURN(Fragment inner, Group(minus.pattern, graph));
   std::vector<std::string> conditions = inner.conditions;
   std::vector<std::string> both_bound;
@@ -134,6 +136,12 @@ Result<void> Translator::AddMinus(Fragment& fragment, const MinusPattern& minus,
     const auto outer = fragment.vars.find(name);
     if (IsBlankKey(name) || outer == fragment.vars.end()) continue;
     const SqlExpr& value = inner.vars.at(name);
+    if (graph.mode == GraphContext::Mode::kVariable && name == VariableKey(graph.graph)) {
+      // GRAPH ?g { P MINUS Q }: Q is matched in P's graph, but ?g is no variable of P's or Q's
+      // solutions there (§18.5 evaluates the MINUS before GRAPH binds ?g): it is no shared one.
+      conditions.push_back(Equal(outer->second, value));
+      continue;
+    }
     const bool outer_nullable = fragment.nullable.count(name) > 0;
     const bool inner_nullable = inner.nullable.count(name) > 0;
     if (!outer_nullable && !inner_nullable) {
@@ -154,7 +162,12 @@ Result<void> Translator::AddMinus(Fragment& fragment, const MinusPattern& minus,
     conditions.push_back("(" + JoinWith(compatible, " OR ") + ")");
     both_bound.push_back("(" + JoinWith(bound, " AND ") + ")");
   }
-  if (!always_shares && both_bound.empty()) return Ok();
+  if (!always_shares && both_bound.empty()) {
+    // Q's SQL is dropped: so are its constants, which are numbered ?1..?N in order.
+    output_.binds.resize(binds_before);
+    output_.parameters.resize(parameters_before);
+    return Ok();
+  }
   if (!always_shares) conditions.push_back("(" + JoinWith(both_bound, " OR ") + ")");
   std::string sql = "NOT EXISTS (SELECT 1";
   if (!inner.from.empty()) sql += " FROM " + inner.from;

@@ -70,9 +70,14 @@ Result<Fragment> Translator::Values(const InlineData& data) {
     columns.push_back(fmt::format("column{} AS {}", column + 1, schema::Quote("v_" + name)));
     SqlExpr value = kinds[column];
     value.sql = fmt::format("{}.{}", alias, schema::Quote("v_" + name));
+    bool all_undef = true;
     for (const auto& row : cells) {
       if (row[column].sql == "NULL") fragment.nullable.insert(name);
+      all_undef = all_undef && row[column].sql == "NULL";
     }
+    // A column of UNDEF only is NULL itself: joined with a bound variable it then says nothing
+    // about that variable's kind (CommonKind), which keeps its own encoding (an IRI stays one).
+    if (all_undef) value.sql = "NULL";
     fragment.vars.emplace(name, value);
     fragment.var_order.push_back(name);
   }

@@ -16,6 +16,8 @@
 // The SPARQL 1.1 function library with its error semantics (a type error is NULL) and Tracker's
 // functions (translate_builtin*.cpp, translate_function.cpp, builtin_helpers.h), and full-text
 // search: `?r fts:match "…"` with fts:rank/snippet/offsets (translate_fts.cpp, search_syntax.h).
+// Open mode compares quad-table values by their stored datatype (translate_term_compare.cpp).
+// A FILTER is its bare SQL condition in a WHERE/ON, so range filters can use indexes.
 // Thread-safety: free functions over const data.
 #pragma once
 

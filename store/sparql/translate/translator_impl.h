@@ -88,7 +88,8 @@ class Translator {
   // Scope: variables of the fragment plus `extra` (projected expressions, for ORDER BY).
   Result<SqlExpr> Expression(const Expr& expr, const Fragment& scope,
                              bool allow_aggregates = false);
-  // A FILTER condition (SQL truth value).
+  // A FILTER condition (SQL truth value, NULL on error): only for a term ANDed into a WHERE or
+  // ON, where NULL and false both drop the solution.
   Result<std::string> Condition(const Expr& expr, const Fragment& scope);
 
   std::string BindValue(schema::SqlValue value);

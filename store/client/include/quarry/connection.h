@@ -31,7 +31,10 @@ inline constexpr std::string_view kStoreBusName = "org.quarry.Store1";
 // How a Bus() connection fetches query rows.
 enum class QueryTransport {
   kFdStream,   // Steroids Query(s, h, a{sv}): rows through a pipe, typed (the default)
-  kPlainDBus,  // Resources SparqlQuery(s) -> aas: text only, no types or variable names
+  kPlainDBus,  // Resources SparqlQuery(s) -> aas: text only, no types or variable names;
+               // forced (`--no-fd`): a result too large for one reply is an error
+  kAuto,       // plain SparqlQuery, switching to the FD stream by itself when the store says
+               // the result is too large for one D-Bus reply
 };
 
 // quarry-store's Status interface: "Idle" or "Busy" (restore, journal replay) and progress 0..1.

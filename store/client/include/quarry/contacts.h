@@ -107,8 +107,12 @@ class ContactBook {
  public:
   // `connection` must outlive the book. Saving needs a writable connection.
   explicit ContactBook(Connection& connection);
+  ~ContactBook();
+  ContactBook(const ContactBook&) = delete;
+  ContactBook& operator=(const ContactBook&) = delete;
 
-  // Inserts or replaces contacts (by UID) in one transaction: all or none.
+  // Inserts or replaces contacts (by UID) in one transaction: all or none. A contact whose UID
+  // is not stored yet costs one prepared lookup and the INSERT (no DELETE requests).
   Result<void> Save(const std::vector<Contact>& contacts);
   Result<void> Remove(const std::vector<std::string>& uids);
   Result<std::vector<Contact>> FetchAll();
@@ -118,11 +122,15 @@ class ContactBook {
   // Contacts by resource ID (what GraphUpdated carries), one query.
   Result<std::vector<std::pair<int64_t, Contact>>> FetchByResourceId(
       const std::vector<int64_t>& ids);
-  // The SPARQL text Find runs (for `--explain` and the index tests).
+  // The SPARQL text of Find with the key written in (for `--explain` and the index tests);
+  // Find itself runs the same query prepared once, with the key bound as `~key`.
   static std::string FindQuery(const ContactFilter& filter);
+
+  class Statements;  // prepared queries, one per shape (contact_statements.h)
 
  private:
   Connection& connection_;
+  std::unique_ptr<Statements> statements_;
 };
 
 // The IRI the book gives the contact with `uid`.

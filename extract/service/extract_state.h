@@ -1,0 +1,45 @@
+// The SPARQL text of quarry-extract's bookkeeping (ontology/40-qxo.ontology): finding the file
+// resources a batch of URLs names (one query per batch), the files the store marks as not yet
+// extracted (picked up on start), and the state written with each file's one update.
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "quarry/result.h"
+
+namespace quarry::extract::service {
+
+// What the store knows of one file URL.
+struct StoredFile {
+  std::string iri;                           // the file resource (the miner's, or the URL)
+  std::optional<int64_t> extracted_mtime_us;  // qxo:extractedMtime, when recorded
+};
+
+// Rows (url, resource, extractedMtime or unbound) for every resource whose nie:url is one of
+// `urls` (file:// URLs as FileUrl spells them).
+std::string LookupQuery(const std::vector<std::string>& urls);
+
+// Rows (url): files (not folders) whose qxo:extractedMtime is missing or differs from their
+// nfo:fileLastModified: new or changed since their last extraction.
+std::string PendingQuery();
+
+// xsd:dateTime lexical form of a Unix time in microseconds (UTC), as miner-fs writes mtimes.
+std::string MtimeLiteral(int64_t mtime_us);
+// Microseconds of a dateTime lexical form read back from the store.
+Result<int64_t> ParseMtime(std::string_view lexical);
+
+// Appended (after " ;\n") to a file's update: the mtime extracted, and no failure.
+std::string SuccessState(std::string_view file_iri, int64_t mtime_us);
+
+// The whole update for a file whose extraction failed or found nothing to extract (`reason`
+// empty): the file resource (created as the core names it when the miner has none) keeps its
+// facts and gets the mtime tried, the reason and the module.
+std::string StateOnlyUpdate(std::string_view file_iri, std::string_view url, int64_t mtime_us,
+                            std::string_view reason, std::string_view module);
+
+}  // namespace quarry::extract::service

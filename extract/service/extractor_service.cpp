@@ -1,0 +1,228 @@
+#include "extract/service/extractor_service.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <map>
+
+#include "extract/core/iri.h"
+#include "extract/service/extract_state.h"
+#include "extract/service/log.h"
+
+namespace quarry::extract::service {
+namespace {
+
+constexpr size_t kLookupBatch = 16;   // URLs per nie:url query
+constexpr auto kRetryPause = std::chrono::seconds(1);
+
+int64_t MtimeMicros(const struct stat& info) {
+  return static_cast<int64_t>(info.st_mtim.tv_sec) * 1'000'000 + info.st_mtim.tv_nsec / 1000;
+}
+
+}  // namespace
+
+ExtractorService::ExtractorService(ServiceSettings settings)
+    : settings_(std::move(settings)),
+      current_(settings_.workers),
+      worker_pids_(settings_.workers, 0) {}
+
+ExtractorService::~ExtractorService() { Stop(); }
+
+void ExtractorService::Start() {
+  writer_ = std::thread([this] { WriterLoop(); });
+  for (size_t slot = 0; slot < settings_.workers; ++slot) {
+    slots_.emplace_back([this, slot] { SlotLoop(slot); });
+  }
+  dispatcher_ = std::thread([this] { DispatchLoop(); });
+}
+
+void ExtractorService::Stop() {
+  if (stopping_.exchange(true)) return;
+  queue_.Close();
+  {
+    const std::lock_guard lock(mutex_);
+    // A file in progress is dropped unrecorded: it stays unextracted in the store.
+    for (const pid_t pid : worker_pids_) {
+      if (pid > 0) ::kill(pid, SIGKILL);
+    }
+  }
+  jobs_changed_.notify_all();
+  if (dispatcher_.joinable()) dispatcher_.join();
+  for (std::thread& slot : slots_) {
+    if (slot.joinable()) slot.join();
+  }
+  {
+    const std::lock_guard lock(mutex_);
+    slots_done_ = true;
+  }
+  written_changed_.notify_all();
+  if (writer_.joinable()) writer_.join();
+}
+
+Result<void> ExtractorService::Queue(const std::vector<std::string>& urls) {
+  for (const std::string& url : urls) {
+    if (!FileUrlToPath(url)) {
+      return Error(Errc::kInvalidArgument,
+                   fmt::format("'{}' is not a file:// URL with an absolute path", url));
+    }
+  }
+  queue_.PushUrgent(urls);
+  return {};
+}
+
+Result<std::string> ExtractorService::GetMetadata(const std::string& url) {
+  const auto path = FileUrlToPath(url);
+  if (!path) {
+    return Error(Errc::kInvalidArgument,
+                 fmt::format("'{}' is not a file:// URL with an absolute path", url));
+  }
+  QUARRY_ASSIGN_OR_RETURN(auto worker, WorkerProcess::Spawn(settings_.worker_argv));
+  QUARRY_TRY(worker->WaitReady(std::chrono::milliseconds(60'000)));
+  Outcome outcome = worker->Run(*path, url, "", settings_.time_limit);
+  if (outcome.kind == Outcome::Kind::kExtracted) return std::move(outcome.text);
+  if (outcome.kind == Outcome::Kind::kNothing) return Error(Errc::kUnsupported, outcome.text);
+  return Error(Errc::kInvalidArgument,
+               outcome.module.empty() ? outcome.text
+                                      : fmt::format("extractor {}: {}", outcome.module, outcome.text));
+}
+
+StatusSnapshot ExtractorService::Status() const {
+  StatusSnapshot status;
+  status.queued = static_cast<uint32_t>(queue_.size());
+  const std::lock_guard lock(mutex_);
+  status.queued += static_cast<uint32_t>(jobs_.size());
+  for (const std::string& url : current_) {
+    if (!url.empty()) status.current.push_back(url);
+  }
+  for (const pid_t pid : worker_pids_) {
+    if (pid > 0) status.worker_pids.push_back(static_cast<int32_t>(pid));
+  }
+  status.extracted = extracted_;
+  status.failed = failed_;
+  status.skipped = skipped_;
+  const bool busy = status.queued > 0 || !status.current.empty() || !to_write_.empty() ||
+                    dispatching_ || writing_;
+  status.state = !loaded_ ? "starting" : busy ? "extracting" : "idle";
+  return status;
+}
+
+Connection* ExtractorService::StoreLocked() {
+  if (store_) return store_.get();
+  auto connection = Connection::Bus(settings_.store);
+  if (!connection) {
+    LogWarning(connection.error().ToString());
+    return nullptr;
+  }
+  store_ = std::move(*connection);
+  store_->SetUpdateSource("miner");  // the extractor's writes never trigger writeback
+  return store_.get();
+}
+
+// ---- dispatcher: queue -> one lookup per batch -> jobs ----
+
+void ExtractorService::LoadBacklog() {
+  while (!stopping_) {
+    std::vector<std::string> urls;
+    {
+      const std::lock_guard store_lock(store_mutex_);
+      Connection* store = StoreLocked();
+      auto rows = store ? store->Query(PendingQuery()) : Result<Cursor>(Error(Errc::kIo, "no store"));
+      while (rows) {
+        auto more = rows->Next();
+        if (!more || !*more) break;
+        urls.emplace_back(rows->GetString(0));
+      }
+      if (!rows && store) {
+        LogWarning(rows.error().ToString());
+        store_.reset();
+      }
+      if (rows) {
+        queue_.PushBacklog(urls);
+        if (!urls.empty()) LogInfo(fmt::format("{} files not extracted yet", urls.size()));
+        break;
+      }
+    }
+    std::this_thread::sleep_for(kRetryPause);
+  }
+  const std::lock_guard lock(mutex_);
+  loaded_ = true;
+}
+
+void ExtractorService::DispatchLoop() {
+  LoadBacklog();
+  while (!stopping_) {
+    {
+      // Take a new batch only when the workers need one, so a Queue call overtakes the backlog.
+      std::unique_lock lock(mutex_);
+      jobs_changed_.wait(lock, [this] { return stopping_ || jobs_.size() < settings_.workers; });
+    }
+    std::vector<std::string> urls = queue_.Take(kLookupBatch);
+    if (urls.empty()) return;  // closed
+    {
+      const std::lock_guard lock(mutex_);
+      dispatching_ = true;
+    }
+    while (!stopping_ && !Dispatch(urls)) std::this_thread::sleep_for(kRetryPause);
+    const std::lock_guard lock(mutex_);
+    dispatching_ = false;
+  }
+}
+
+bool ExtractorService::Dispatch(const std::vector<std::string>& urls) {
+  std::vector<Job> jobs;
+  {
+    const std::lock_guard store_lock(store_mutex_);
+    Connection* store = StoreLocked();
+    if (store == nullptr) return false;
+    auto rows = store->Query(LookupQuery(urls));
+    if (!rows) {
+      LogWarning(rows.error().ToString());
+      store_.reset();
+      return false;
+    }
+    jobs = Resolve(urls, *rows);
+  }
+  {
+    const std::lock_guard lock(mutex_);
+    for (Job& job : jobs) jobs_.push_back(std::move(job));
+  }
+  jobs_changed_.notify_all();
+  return true;
+}
+
+std::vector<ExtractorService::Job> ExtractorService::Resolve(const std::vector<std::string>& urls,
+                                                             Cursor& rows) {
+  std::map<std::string, StoredFile> stored;
+  for (;;) {
+    auto more = rows.Next();
+    if (!more || !*more) break;
+    StoredFile& file = stored[std::string(rows.GetString(0))];
+    file.iri = rows.GetString(1);
+    if (rows.IsBound(2)) {
+      if (auto mtime = ParseMtime(rows.GetString(2))) file.extracted_mtime_us = *mtime;
+    }
+  }
+  std::vector<Job> jobs;
+  uint64_t skipped = 0;
+  for (const std::string& url : urls) {
+    Job job{url, *FileUrlToPath(url), url, 0};
+    struct stat info {};
+    // Gone (the miner deletes it) or not a regular file: nothing to extract or record.
+    if (::stat(job.path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
+    job.mtime_us = MtimeMicros(info);
+    const auto found = stored.find(url);
+    if (found != stored.end()) {
+      if (found->second.extracted_mtime_us == job.mtime_us) {
+        ++skipped;
+        continue;
+      }
+      job.file_iri = found->second.iri;
+    }
+    jobs.push_back(std::move(job));
+  }
+  const std::lock_guard lock(mutex_);
+  skipped_ += skipped;
+  return jobs;
+}
+
+}  // namespace quarry::extract::service

@@ -1,0 +1,122 @@
+// The heart of quarry-extract (issue 6, DESIGN.md org.quarry.Extract1): a queue of file URLs,
+// a dispatcher that looks the files up in the store (one query per batch: the resource named
+// by nie:url, the mtime it was extracted at) and skips files already extracted at their current
+// mtime, worker slots that run each file in a sandboxed worker process (replaced when it
+// crashes, hangs or runs out of memory), and a writer that sends each file's one SPARQL update
+// through the store (BatchSparqlUpdate, source=miner), onto the miner's file resource.
+//
+// A failed file keeps its basic facts and gets its failure (reason, module) recorded with the
+// mtime tried, so it is not retried until it changes; the pipeline never stops on one file. On
+// start the files the store marks as not yet extracted are queued behind any Queue call.
+// Thread-safety: Queue, GetMetadata and Status from any thread (the D-Bus thread); Start and
+// Stop from the owner's thread.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "extract/service/file_queue.h"
+#include "extract/service/worker_process.h"
+#include "quarry/connection.h"
+
+namespace quarry::extract::service {
+
+struct ServiceSettings {
+  BusOptions store;                      // where quarry-store runs
+  std::vector<std::string> worker_argv;  // runs one worker (this binary --worker ...)
+  unsigned workers = 2;
+  std::chrono::milliseconds time_limit{30'000};  // per file
+  int throttle = 0;  // 0 (full speed) .. 20: each worker rests throttle x 25 ms between files
+};
+
+// GetStatus (extract/README.md lists the keys).
+struct StatusSnapshot {
+  std::string state;  // "starting", "idle", "extracting"
+  uint32_t queued = 0;
+  std::vector<std::string> current;
+  uint64_t extracted = 0;
+  uint64_t failed = 0;
+  uint64_t skipped = 0;
+  std::vector<int32_t> worker_pids;
+};
+
+class ExtractorService {
+ public:
+  explicit ExtractorService(ServiceSettings settings);
+  ~ExtractorService();  // Stop()
+  ExtractorService(const ExtractorService&) = delete;
+  ExtractorService& operator=(const ExtractorService&) = delete;
+
+  void Start();
+  // Kills the workers (their files stay unextracted in the store, picked up next start),
+  // writes what was finished and joins every thread.
+  void Stop();
+  // file:// URLs, ahead of the backlog; anything else is kInvalidArgument naming it.
+  Result<void> Queue(const std::vector<std::string>& urls);
+  // One file in a fresh sandboxed worker, nothing stored: the SPARQL update it would get.
+  Result<std::string> GetMetadata(const std::string& url);
+  StatusSnapshot Status() const;
+
+ private:
+  struct Job {
+    std::string url;
+    std::string path;
+    std::string file_iri;  // the miner's resource, or the URL when the store has none
+    int64_t mtime_us = 0;
+  };
+  struct Written {
+    Job job;
+    Outcome outcome;
+    std::string update;
+  };
+
+  void DispatchLoop();
+  void LoadBacklog();
+  bool Dispatch(const std::vector<std::string>& urls);
+  std::vector<Job> Resolve(const std::vector<std::string>& urls, Cursor& rows);
+  void SlotLoop(size_t slot);
+  void EnsureWorker(size_t slot, std::unique_ptr<WorkerProcess>& worker);
+  void Finish(const Job& job, Outcome outcome);
+  void WriterLoop();
+  void WriteBatch(std::vector<Written>& batch);
+  void Counted(const Written& written);
+  Connection* StoreLocked();
+
+  const ServiceSettings settings_;
+  FileQueue queue_;
+  std::atomic<bool> stopping_{false};
+
+  mutable std::mutex mutex_;  // guards everything below up to the threads
+  std::condition_variable jobs_changed_;
+  std::condition_variable written_changed_;
+  std::deque<Job> jobs_;
+  std::deque<Written> to_write_;
+  std::vector<std::string> current_;  // per slot
+  std::vector<pid_t> worker_pids_;    // per slot, 0 when none
+  bool loaded_ = false;
+  bool dispatching_ = false;
+  bool writing_ = false;
+  bool slots_done_ = false;  // the writer drains, then ends
+  uint64_t extracted_ = 0;
+  uint64_t failed_ = 0;
+  uint64_t skipped_ = 0;
+
+  std::mutex store_mutex_;  // one thread at a time per Connection
+  std::unique_ptr<Connection> store_;
+
+  std::thread dispatcher_;
+  std::thread writer_;
+  std::vector<std::thread> slots_;
+};
+
+}  // namespace quarry::extract::service

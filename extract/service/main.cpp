@@ -1,0 +1,105 @@
+// quarry-extract: the extractor service (issue 6, DESIGN.md org.quarry.Extract1). The same
+// binary is its own worker: `quarry-extract --worker` is what the service fork+execs for each
+// worker process (worker_main.h); users and scripts/run start it without --worker.
+#include <fmt/format.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <filesystem>
+
+#include "extract/service/extract_adaptor.h"
+#include "extract/service/log.h"
+#include "extract/service/sandbox.h"
+#include "extract/service/worker_main.h"
+
+namespace {
+
+using namespace quarry::extract::service;
+
+struct Options {
+  bool worker = false;
+  std::string bus;
+  std::string store_name{quarry::kStoreBusName};
+  unsigned workers = 2;
+  double timeout_seconds = 30;
+  uint64_t memory_mib = 1024;
+  uint64_t max_text_bytes = 1u << 20;
+  int throttle = 0;
+};
+
+// The worker command line: this very binary, so a service and its workers never mismatch.
+std::vector<std::string> WorkerArgv(const Options& options) {
+  std::error_code error;
+  std::string self = std::filesystem::read_symlink("/proc/self/exe", error).string();
+  if (error) self = "/proc/self/exe";
+  return {self, "--worker", "--memory-limit", std::to_string(options.memory_mib),
+          "--max-text-bytes", std::to_string(options.max_text_bytes)};
+}
+
+int RunWorkerMode(const Options& options) {
+  if (auto lowered = LowerPriority(); !lowered) {
+    fmt::print(stderr, "quarry-extract worker: {}\n", lowered.error().ToString());
+  }
+  WorkerSettings settings;
+  settings.memory_limit_bytes = options.memory_mib << 20;
+  settings.limits.max_text_bytes = options.max_text_bytes;
+  settings.limits.max_threads = 1;  // the service runs one worker per core already
+  return RunWorker(settings);
+}
+
+int RunService(const Options& options) {
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);  // every thread: sigwait below takes them
+  ::signal(SIGPIPE, SIG_IGN);  // a dead worker's pipe is an error return, not a signal
+  ServiceSettings settings;
+  settings.store = quarry::BusOptions{options.store_name, options.bus};
+  settings.worker_argv = WorkerArgv(options);
+  settings.workers = options.workers;
+  settings.time_limit = std::chrono::milliseconds(std::llround(options.timeout_seconds * 1000));
+  settings.throttle = options.throttle;
+  ExtractorService service(settings);
+  service.Start();
+  auto adaptor = ExtractAdaptor::Start(options.bus, service);
+  if (!adaptor) {
+    LogWarning(adaptor.error().ToString());
+    service.Stop();
+    return 1;
+  }
+  LogInfo(fmt::format("serving {} with {} workers", kExtractBusName, options.workers));
+  int received = 0;
+  sigwait(&stop_signals, &received);
+  adaptor->reset();
+  service.Stop();
+  LogInfo("stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  CLI::App app{"quarry-extract: extracts metadata and text of files into the Quarry store"};
+  app.add_option("--bus", options.bus, "D-Bus address (default: the session bus)");
+  app.add_option("--store-name", options.store_name, "bus name of quarry-store");
+  app.add_option("--workers", options.workers, "worker processes")
+      ->check(CLI::Range(1u, 64u));
+  app.add_option("--timeout", options.timeout_seconds, "time limit per file, in seconds")
+      ->check(CLI::Range(0.001, 86400.0));
+  app.add_option("--memory-limit", options.memory_mib, "address space of a worker, in MiB")
+      ->check(CLI::Range(uint64_t{64}, uint64_t{1} << 20));
+  app.add_option("--max-text-bytes", options.max_text_bytes, "cap on the text stored per file")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30));
+  app.add_option("--throttle", options.throttle,
+                 "0 (full speed) .. 20 (gentlest): each worker rests throttle x 25 ms per file")
+      ->check(CLI::Range(0, 20));
+  app.add_flag("--worker", options.worker, "run as a worker process (started by the service)")
+      ->group("");
+  CLI11_PARSE(app, argc, argv);
+  return options.worker ? RunWorkerMode(options) : RunService(options);
+}

@@ -1,0 +1,73 @@
+#include "extract/service/worker_main.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <new>
+#include <string>
+
+#include "extract/core/iri.h"
+#include "extract/core/pipeline.h"
+#include "extract/service/sandbox.h"
+#include "extract/service/worker_protocol.h"
+
+namespace quarry::extract::service {
+namespace {
+
+std::string Tagged(char tag, std::string_view text) {
+  std::string frame(1, tag);
+  frame.append(text);
+  return frame;
+}
+
+// One file: the module's name first, then the outcome. Exceptions a module lets escape (a
+// std::bad_alloc under RLIMIT_AS above all) become the file's error instead of a crash.
+std::string ExtractOne(const Registry& registry, const std::string& path, const std::string& url,
+                       const std::string& file_iri, const Limits& limits) {
+  auto prepared = PrepareFile(registry, path);
+  if (!prepared) {
+    const bool nothing = prepared.error().code() == Errc::kUnsupported;
+    return Tagged(nothing ? kTagNothing : kTagError, prepared.error().ToString());
+  }
+  if (!WriteFrame(STDOUT_FILENO, Tagged(kTagModule, prepared->module->name()))) return {};
+  try {
+    auto result = ExtractPrepared(*prepared, limits);
+    if (!result) return Tagged(kTagError, result.error().ToString());
+    // The URL as the store spells it, so nie:url and the element's IRI stay what they are.
+    if (!url.empty()) {
+      result->file_url = url;
+      result->element_iri = ElementIri(url);
+    }
+    result->file_iri = file_iri;
+    return Tagged(kTagResult, ToSparqlUpdate(*result));
+  } catch (const std::bad_alloc&) {
+    return Tagged(kTagError, fmt::format("{}: out of memory (the worker's memory limit)", path));
+  } catch (const std::exception& error) {
+    return Tagged(kTagError, fmt::format("{}: extractor threw: {}", path, error.what()));
+  }
+}
+
+}  // namespace
+
+int RunWorker(const WorkerSettings& settings) {
+  if (auto sandboxed = EnterWorkerSandbox(settings.memory_limit_bytes); !sandboxed) {
+    std::fprintf(stderr, "quarry-extract worker: %s\n", sandboxed.error().ToString().c_str());
+    return 2;
+  }
+  const Registry registry = BuiltinRegistry();
+  if (!WriteFrame(STDOUT_FILENO, std::string(1, kTagReady))) return 3;
+  FrameReader reader(STDIN_FILENO);
+  std::string path;
+  std::string url;
+  std::string file_iri;
+  for (;;) {
+    for (std::string* field : {&path, &url, &file_iri}) {
+      if (reader.Read(*field) != FrameReader::Status::kFrame) return 0;
+    }
+    const std::string answer = ExtractOne(registry, path, url, file_iri, settings.limits);
+    if (answer.empty() || !WriteFrame(STDOUT_FILENO, answer)) return 3;
+  }
+}
+
+}  // namespace quarry::extract::service

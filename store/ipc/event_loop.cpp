@@ -1,0 +1,102 @@
+#include "store/ipc/event_loop.h"
+
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <system_error>
+
+#include "store/ipc/log.h"
+
+namespace quarry::ipc {
+namespace {
+
+// The running loop's eventfd, for WakeEventLoop(); -1 when none runs.
+std::atomic<int> g_wake_fd{-1};
+
+// poll()'s timeout for sd-bus's absolute CLOCK_MONOTONIC deadline (UINT64_MAX: none).
+int TimeoutMs(uint64_t deadline_usec) {
+  if (deadline_usec == std::numeric_limits<uint64_t>::max()) return -1;
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  const uint64_t now_usec =
+      static_cast<uint64_t>(now.tv_sec) * 1000000 + static_cast<uint64_t>(now.tv_nsec) / 1000;
+  if (deadline_usec <= now_usec) return 0;
+  const uint64_t wait_ms = (deadline_usec - now_usec + 999) / 1000;
+  return static_cast<int>(std::min<uint64_t>(wait_ms, std::numeric_limits<int>::max()));
+}
+
+}  // namespace
+
+void WakeEventLoop() {
+  const int fd = g_wake_fd.load();
+  if (fd < 0) return;
+  const uint64_t one = 1;
+  (void)!::write(fd, &one, sizeof one);  // a full counter already wakes the loop
+}
+
+EventLoop::EventLoop(sdbus::IConnection& connection)
+    : connection_(connection), wake_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+  if (!wake_fd_) {
+    throw std::system_error(errno, std::generic_category(), "cannot create the loop's eventfd");
+  }
+}
+
+void EventLoop::Start() {
+  g_wake_fd = wake_fd_.get();
+  thread_ = std::thread([this] { Run(); });
+}
+
+void EventLoop::Stop() {
+  if (!thread_.joinable()) return;
+  stopping_ = true;
+  WakeEventLoop();
+  thread_.join();
+  g_wake_fd = -1;
+}
+
+bool EventLoop::Turn() {
+  while (connection_.processPendingRequest()) {
+  }
+  const sdbus::IConnection::PollData bus = connection_.getEventLoopPollData();
+  pollfd watched[2] = {{bus.fd, bus.events, 0}, {wake_fd_.get(), POLLIN, 0}};
+  const int ready = ::poll(watched, 2, TimeoutMs(bus.timeout_usec));
+  if (ready < 0 && errno != EINTR) {
+    throw std::system_error(errno, std::generic_category(), "poll on the bus connection");
+  }
+  if (ready > 0 && (watched[1].revents & POLLIN) != 0) {
+    uint64_t count = 0;
+    (void)!::read(wake_fd_.get(), &count, sizeof count);
+  }
+  return !stopping_;
+}
+
+void EventLoop::Run() {
+  try {
+    while (Turn()) {
+    }
+    // Stopping: write out what is still queued (the last replies) before the thread ends.
+    while (connection_.processPendingRequest()) {
+    }
+  } catch (const std::exception& error) {
+    if (stopping_) return;
+    lost_ = true;
+    LogError(fmt::format(
+        "lost the connection to the bus ({}); stopping after the queued work (D-Bus activation "
+        "or `quarry daemon start` starts the store again)",
+        error.what()));
+    // The main thread waits for SIGTERM/SIGINT (blocked in every thread, taken by sigwait):
+    // the same orderly stop as `quarry daemon stop`.
+    ::kill(::getpid(), SIGTERM);
+  }
+}
+
+}  // namespace quarry::ipc

@@ -1,0 +1,150 @@
+// quarry-extract's pure parts and its sandbox, without a bus: the queue's priorities, URL
+// decoding, the worker pipe protocol, the bookkeeping SPARQL and what the seccomp filter denies.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <thread>
+
+#include "extract/core/iri.h"
+#include "extract/service/extract_state.h"
+#include "extract/service/file_queue.h"
+#include "extract/service/sandbox.h"
+#include "extract/service/worker_protocol.h"
+#include "tests/support/temp_dir.h"
+
+namespace quarry::extract::service {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+TEST_CASE("FileQueue: files the user touched come before the backlog, each URL once") {
+  FileQueue queue;
+  queue.PushBacklog({"file:///b1", "file:///b2", "file:///b3"});
+  queue.PushUrgent({"file:///u1", "file:///b2", "file:///u1"});
+  CHECK(queue.size() == 4);
+  CHECK(queue.Take(2) == Strings{"file:///u1", "file:///b2"});
+  // b2 moved to the urgent queue: its backlog entry is not handed out a second time.
+  CHECK(queue.Take(10) == Strings{"file:///b1", "file:///b3"});
+  CHECK(queue.size() == 0);
+  queue.PushBacklog({"file:///b1"});  // taken before, so it may come again
+  CHECK(queue.Take(10) == Strings{"file:///b1"});
+}
+
+TEST_CASE("FileQueue: Take waits for work and returns nothing once closed") {
+  FileQueue queue;
+  std::thread producer([&queue] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    queue.PushUrgent({"file:///late"});
+  });
+  CHECK(queue.Take(4) == Strings{"file:///late"});
+  producer.join();
+  queue.Close();
+  CHECK(queue.Take(4).empty());
+}
+
+TEST_CASE("FileUrlToPath inverts FileUrl for any bytes and refuses what is not a file URL") {
+  for (const std::string path : {"/a b/c#d%e.pdf", "/x/bad-\xFF.txt", "/(1) it's & more@x:y.txt",
+                                 "/line\nbreak\t.txt"}) {
+    CHECK(FileUrlToPath(FileUrl(path)) == path);
+  }
+  CHECK(FileUrl("/(1) it's.txt") == "file:///(1)%20it's.txt");  // GLib's spelling, as miner-fs
+  CHECK_FALSE(FileUrlToPath("http://x/a").has_value());
+  CHECK_FALSE(FileUrlToPath("file://relative").has_value());
+  CHECK_FALSE(FileUrlToPath("file:///bad%4").has_value());
+  CHECK_FALSE(FileUrlToPath("file:///bad%zz").has_value());
+  CHECK_FALSE(FileUrlToPath("file:///nul%00byte").has_value());
+}
+
+TEST_CASE("Worker frames: round trip, a deadline, and the end of the stream") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const std::string big(200'000, 'x');  // larger than one pipe buffer: written by a thread
+  std::thread writer([&] {
+    CHECK(WriteFrame(fds[1], "first").ok());
+    CHECK(WriteFrame(fds[1], "").ok());
+    CHECK(WriteFrame(fds[1], big).ok());
+  });
+  FrameReader reader(fds[0]);
+  std::string frame;
+  CHECK(reader.Read(frame) == FrameReader::Status::kFrame);
+  CHECK(frame == "first");
+  CHECK(reader.Read(frame) == FrameReader::Status::kFrame);
+  CHECK(frame.empty());
+  CHECK(reader.Read(frame) == FrameReader::Status::kFrame);
+  CHECK(frame == big);
+  writer.join();
+  const auto soon = std::chrono::steady_clock::now() + std::chrono::milliseconds(30);
+  CHECK(reader.Read(frame, soon) == FrameReader::Status::kTimeout);
+  ::close(fds[1]);
+  CHECK(reader.Read(frame) == FrameReader::Status::kEof);
+  ::close(fds[0]);
+}
+
+TEST_CASE("Bookkeeping SPARQL: mtimes round trip, URLs are quoted, failures carry the module") {
+  const int64_t mtime = 1'700'000'000'123'456;
+  CHECK(MtimeLiteral(mtime) == "2023-11-14T22:13:20.123456Z");
+  CHECK(ParseMtime(MtimeLiteral(mtime)).value() == mtime);
+  const std::string lookup = LookupQuery({"file:///a\"b", "file:///c"});
+  CHECK(lookup.find("\"file:///a\\\"b\" \"file:///c\"") != std::string::npos);
+  const std::string failed = StateOnlyUpdate("urn:quarry:file:1", "file:///x.pdf", mtime,
+                                             "timed out after 30000 ms", "pdf");
+  CHECK(failed.find("<urn:quarry:file:1> a nfo:FileDataObject ; nie:url \"file:///x.pdf\"") !=
+        std::string::npos);
+  CHECK(failed.find("qxo#extractionFailure> \"timed out after 30000 ms\"") != std::string::npos);
+  CHECK(failed.find("qxo#failedExtractor> \"pdf\"") != std::string::npos);
+  const std::string nothing = StateOnlyUpdate("urn:quarry:file:1", "file:///x", mtime, "", "");
+  CHECK(nothing.find("extractionFailure> \"") == std::string::npos);
+  CHECK(SuccessState("urn:quarry:file:1", mtime).find("extractedMtime> \"2023-11-14T22:13:20.123456Z\"") !=
+        std::string::npos);
+}
+
+// Runs `body` in a forked child inside the sandbox; the child's exit code is what body returns.
+template <typename Body>
+int InSandbox(Body body) {
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (!EnterWorkerSandbox(512ull << 20)) ::_exit(100);
+    ::_exit(body());
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  return WEXITSTATUS(status);
+}
+
+TEST_CASE("Sandbox: no network, no file writes, no exec, but reading works") {
+  testing::TempDir dir;
+  const std::string existing = dir.Write("in.txt", "hello").string();
+  const std::string created = (dir / "new.txt").string();
+  CHECK(InSandbox([] { return ::socket(AF_INET, SOCK_STREAM, 0) < 0 && errno == EPERM ? 0 : 1; }) == 0);
+  CHECK(InSandbox([] { return ::socket(AF_UNIX, SOCK_STREAM, 0) < 0 && errno == EPERM ? 0 : 1; }) == 0);
+  CHECK(InSandbox([&] {
+          return ::open(created.c_str(), O_WRONLY | O_CREAT, 0600) < 0 && errno == EACCES ? 0 : 1;
+        }) == 0);
+  CHECK(InSandbox([&] { return ::open(existing.c_str(), O_RDWR) < 0 && errno == EACCES ? 0 : 1; }) == 0);
+  CHECK(InSandbox([&] { return ::unlink(existing.c_str()) < 0 && errno == EPERM ? 0 : 1; }) == 0);
+  CHECK(InSandbox([] {
+          char* const argv[] = {const_cast<char*>("/bin/true"), nullptr};
+          return ::execv("/bin/true", argv) < 0 && errno == EPERM ? 0 : 1;
+        }) == 0);
+  CHECK(InSandbox([&] {
+          const int fd = ::open(existing.c_str(), O_RDONLY);
+          char buffer[8] = {};
+          return fd >= 0 && ::read(fd, buffer, sizeof buffer) == 5 ? 0 : 1;
+        }) == 0);
+  CHECK(InSandbox([] {  // RLIMIT_AS: 1 GiB cannot be had under a 512 MiB limit
+          void* block = ::malloc(1ull << 30);
+          return block == nullptr ? 0 : 1;
+        }) == 0);
+  CHECK_FALSE(std::filesystem::exists(created));
+  CHECK(std::filesystem::exists(existing));
+}
+
+}  // namespace
+}  // namespace quarry::extract::service
