@@ -51,6 +51,29 @@ TEST_CASE("a repeated query reuses its compiled SQL and prepared statement") {
   CHECK(statements.misses() == prepared);
 }
 
+TEST_CASE("a compiled query run again with new parameters is not prepared again") {
+  TestStore store;
+  store.Update(kPrefixes + "INSERT DATA { <urn:s1> a ex:Song ; ex:title 'one' ; ex:size 1 . "
+                           "<urn:s2> a ex:Song ; ex:title 'two' ; ex:size 2 }");
+  auto compiled = store->Compile(kPrefixes + "SELECT ?t { ?s ex:title ?t ; ex:size ~n }");
+  REQUIRE(compiled.ok());
+  engine::StatementCache& statements = store->database().cache();
+  for (const char* size : {"1", "2"}) {
+    auto cursor = store->Run(*compiled, {{"n", Integer(size)}});
+    REQUIRE(cursor.ok());
+    REQUIRE(*cursor->Next());
+    CHECK(cursor->GetString(0) == (size == std::string("1") ? "one" : "two"));
+  }
+  const uint64_t prepared = statements.misses();
+  const uint64_t reused = statements.hits();
+  auto again = store->Run(*compiled, {{"n", Integer("1")}});
+  REQUIRE(again.ok());
+  REQUIRE(*again->Next());
+  CHECK(again->GetString(0) == "one");
+  CHECK(statements.hits() == reused + 1);  // the cached statement, rebound
+  CHECK(statements.misses() == prepared);
+}
+
 TEST_CASE("two open cursors of one query do not share a statement") {
   TestStore store;
   store.Update(kPrefixes + "INSERT DATA { <urn:a> a ex:Element ; ex:title 'a' . "
