@@ -87,9 +87,12 @@ void AddBusQueryOptions(CLI::App& command, BusQueryArgs& args) {
       ->required(false)
       ->description("Database directory, opened in this process (default: ask the running "
                     "quarry-store over D-Bus)");
-  command.add_flag("--fd,!--no-fd", args.use_fd,
-                   "Without --database: rows through a pipe (--fd, the default) or in one plain "
-                   "D-Bus reply (--no-fd: text only)");
+  CLI::Option* fd = command.add_flag(
+      "--fd", args.force_fd,
+      "Without --database: rows through a pipe (the default where the bus can pass descriptors)");
+  command.add_flag("--no-fd", args.force_plain,
+                   "Without --database: rows in one plain D-Bus reply (text only)")
+      ->excludes(fd);
 }
 
 int RunBusSparql(const SparqlArgs& args, const std::string& text, bool is_update) {
@@ -100,8 +103,9 @@ int RunBusSparql(const SparqlArgs& args, const std::string& text, bool is_update
     if (!done) return ReportError("update", done.error());
     return 0;
   }
-  (*connection)->SetQueryTransport(args.bus.use_fd ? QueryTransport::kFdStream
-                                                   : QueryTransport::kPlainDBus);
+  (*connection)->SetQueryTransport(args.bus.force_fd      ? QueryTransport::kFdStream
+                                   : args.bus.force_plain ? QueryTransport::kPlainDBus
+                                                          : QueryTransport::kAuto);
   return RunBusQuery(**connection, args, text);
 }
 

@@ -1,5 +1,5 @@
 // `quarry sparql` without --database: the request goes to the running quarry-store over D-Bus
-// (rows through the FD stream, or plain SparqlQuery with --no-fd), printed in every --format the
+// (rows through the FD stream as QueryTransport::kAuto picks it, plain SparqlQuery with --no-fd), printed in every --format the
 // --database path offers, by the same writers; CONSTRUCT and DESCRIBE come through the FD stream.
 // Thread-safety: main thread only.
 #pragma once
@@ -12,7 +12,8 @@ namespace quarry::cli {
 struct SparqlArgs;
 
 struct BusQueryArgs {
-  bool use_fd = true;  // --fd (default) / --no-fd
+  bool force_fd = false;     // --fd: the FD stream
+  bool force_plain = false;  // --no-fd: plain SparqlQuery; neither: QueryTransport::kAuto
 };
 
 // Makes --database optional and adds --fd / --no-fd.

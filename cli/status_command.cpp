@@ -47,14 +47,13 @@ std::optional<uint64_t> DatabaseBytes(const std::filesystem::path& folder) {
   return total;
 }
 
+// Every refresh of --follow asks through the same client (one bus connection).
 miner::StatusReport Collect(miner::StatusClient& client) {
   miner::StatusReport report;
-  if (auto connection = Connection::Bus(); connection) {
-    if (auto status = (*connection)->Status(); status) {
-      report.store_state = status->state == "Busy"
-                               ? fmt::format("Busy {}%", std::lround(status->progress * 100))
-                               : status->state;
-    }
+  if (auto status = client.Store(); status) {
+    report.store_state = status->state == "Busy"
+                             ? fmt::format("Busy {}%", std::lround(status->progress * 100))
+                             : status->state;
   }
   if (auto miner = client.Miner(); miner) report.miner = std::move(*miner);
   if (auto extractor = client.Extractor(); extractor) report.extractor = std::move(*extractor);

@@ -104,7 +104,10 @@ Result<bool> Crawler::Step() {
   if (item.folder) --open_folders_;
   current_ = item.path;
   auto processed = Process(item);
-  if (queue_.empty()) visited_.clear();  // the next crawl may see the same folders again
+  if (queue_.empty()) {
+    visited_.clear();  // the next crawl may see the same folders again
+    known_ahead_.clear();
+  }
   if (!processed) return std::move(processed).error();
   return true;
 }
@@ -141,12 +144,32 @@ Result<void> Crawler::Process(Item& item) {
   const std::vector<DiskChild> disk = is_marked ? std::vector<DiskChild>() : Listing(item, *entries);
   KnownChildren known;
   if (!item.is_new) {
-    Result<KnownChildren> children = store_.Children(item.iri);
+    Result<KnownChildren> children = Known(item);
     if (!children.ok()) return children.error();
     known.swap(*children);  // swap, not a move out of the Result: GCC 12 -O2 misreads the latter
   }
   const FolderChanges changes = DiffFolder(known, disk);
   return Write(item, changes);
+}
+
+// The item's known children: asked ahead with the queued folders behind it, or now together
+// with them.
+Result<KnownChildren> Crawler::Known(const Item& item) {
+  auto found = known_ahead_.find(item.iri);
+  if (found == known_ahead_.end()) {
+    std::vector<std::string> folders{item.iri};
+    for (const Item& queued : queue_) {
+      if (folders.size() >= kFoldersPerQuery) break;
+      if (!queued.is_new && !known_ahead_.contains(queued.iri)) folders.push_back(queued.iri);
+    }
+    QUARRY_ASSIGN_OR_RETURN(auto children, store_.Children(folders));
+    for (auto& [iri, known] : children) known_ahead_.insert_or_assign(iri, std::move(known));
+    found = known_ahead_.find(item.iri);
+    if (found == known_ahead_.end()) return KnownChildren();
+  }
+  KnownChildren known = std::move(found->second);
+  known_ahead_.erase(found);  // the same folder queued again asks again
+  return known;
 }
 
 std::vector<DiskChild> Crawler::Listing(Item& item, const std::vector<RawEntry>& entries) {

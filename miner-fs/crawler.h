@@ -3,9 +3,12 @@
 //
 // Breadth-first; each folder is opened relative to its parent's fd (openat) and its entries
 // stat'ed relative to it, so no path is rebuilt per file; a path string is built per folder
-// (for the monitor and URIs) and per new or changed file only. For each folder, one query for
-// the children the store knows (IndexStore::Children), DiffFolder against the listing, and the
-// resulting writes queued on the UpdateBatcher. A vanished or unreadable folder or file, a
+// (for the monitor and URIs) and per new or changed file only. The children the store knows
+// are asked for the folder being processed and the known folders queued behind it together,
+// up to kFoldersPerQuery in one query (IndexStore::Children), so a restart costs one query per
+// batch of folders, not one per folder; then DiffFolder against the listing, and the
+// resulting writes queued on the UpdateBatcher. What was asked ahead is valid as long as only
+// the crawler writes: whoever else writes calls ForgetKnown(). A vanished or unreadable folder or file, a
 // folder reached twice (bind mount loop), a name that is not UTF-8 and a path at PATH_MAX are
 // logged once and skipped; symlinks are never followed.
 // Thread-safety: the miner thread only.
@@ -17,6 +20,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "miner-fs/config.h"
@@ -40,6 +44,8 @@ struct CrawlStats {
 
 class Crawler {
  public:
+  static constexpr size_t kFoldersPerQuery = 256;
+
   // Called for every folder that is indexed (to watch it): its path, resource IRI, and whether
   // its sub-folders are indexed too.
   using FolderListener =
@@ -55,6 +61,8 @@ class Crawler {
   void AddFolder(std::string path, std::string iri, bool recursive, bool is_new = false);
   // Processes one folder; false when nothing is queued. An error means the store failed.
   Result<bool> Step();
+  // Drops the known children asked ahead (someone else wrote to the store).
+  void ForgetKnown() { known_ahead_.clear(); }
   bool idle() const { return queue_.empty(); }
   size_t queued() const { return queue_.size(); }
   const CrawlStats& stats() const { return stats_; }
@@ -74,6 +82,7 @@ class Crawler {
   };
 
   Result<void> Process(Item& item);
+  Result<KnownChildren> Known(const Item& item);
   std::vector<DiskChild> Listing(Item& item, const std::vector<RawEntry>& entries);
   bool Admit(const Item& item, const RawEntry& entry);
   Result<void> Write(Item& item, const FolderChanges& changes);
@@ -86,6 +95,7 @@ class Crawler {
   const IgnoreRules& rules_;
   MimeDetector& mime_;
   std::deque<Item> queue_;
+  std::unordered_map<std::string, KnownChildren> known_ahead_;  // by folder IRI
   std::set<std::pair<uint64_t, uint64_t>> visited_;
   std::unordered_set<std::string> logged_;
   size_t open_folders_ = 0;

@@ -7,15 +7,14 @@
 namespace quarry::miner {
 namespace {
 
-// Columns from `first`: mtime, size, is-folder.
+// Columns from `first`: mtime, size, folder (bound for a folder).
 Result<KnownChild> ReadChild(Cursor& cursor, int first, std::string iri) {
   KnownChild child{std::move(iri)};
   if (cursor.IsBound(first)) {
     QUARRY_ASSIGN_OR_RETURN(child.mtime_us, ParseDateTime(cursor.GetString(first)));
   }
   if (cursor.IsBound(first + 1)) child.size = cursor.GetInteger(first + 1);
-  const std::string_view is_folder = cursor.GetString(first + 2);
-  child.kind = is_folder == "true" || is_folder == "1" ? EntryKind::kFolder : EntryKind::kFile;
+  child.kind = cursor.IsBound(first + 2) ? EntryKind::kFolder : EntryKind::kFile;
   return child;
 }
 
@@ -25,16 +24,30 @@ ConnectionIndexStore::ConnectionIndexStore(Connection& connection) : connection_
   connection_.SetUpdateSource("miner");
 }
 
-Result<KnownChildren> ConnectionIndexStore::Children(const std::string& folder_iri) {
-  auto cursor = connection_.Query(KnownChildrenQuery(folder_iri));
-  if (!cursor) return std::move(cursor).error().WithContext("children of " + folder_iri);
-  KnownChildren children;
+Result<std::unordered_map<std::string, KnownChildren>> ConnectionIndexStore::Children(
+    const std::vector<std::string>& folder_iris) {
+  std::unordered_map<std::string, KnownChildren> children;
+  if (folder_iris.empty()) return children;
+  for (const std::string& iri : folder_iris) children[iri];
+  auto cursor = connection_.Query(KnownChildrenQuery(folder_iris));
+  if (!cursor) {
+    return std::move(cursor).error().WithContext(
+        fmt::format("children of {} and {} more folders", folder_iris.front(), folder_iris.size() - 1));
+  }
+  KnownChildren* folder = nullptr;
+  std::string folder_iri;
   for (;;) {
     QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor->Next());
     if (!has_row) break;
-    std::string name(cursor->GetString(0));
-    QUARRY_ASSIGN_OR_RETURN(KnownChild child, ReadChild(*cursor, 2, std::string(cursor->GetString(1))));
-    children.emplace(std::move(name), std::move(child));
+    if (!folder || cursor->GetString(0) != folder_iri) {
+      folder_iri = cursor->GetString(0);
+      const auto found = children.find(folder_iri);
+      if (found == children.end()) return Error(Errc::kInternal, "children query: unexpected folder " + folder_iri);
+      folder = &found->second;
+    }
+    std::string name(cursor->GetString(1));
+    QUARRY_ASSIGN_OR_RETURN(KnownChild child, ReadChild(*cursor, 3, std::string(cursor->GetString(2))));
+    folder->emplace(std::move(name), std::move(child));
   }
   return children;
 }
@@ -53,6 +66,13 @@ Result<void> ConnectionIndexStore::Apply(const std::vector<std::string>& updates
   Batch batch = connection_.CreateBatch();
   for (const std::string& update : updates) batch.Add(update);
   return batch.Execute();
+}
+
+Result<void> ConnectionIndexStore::Ping() {
+  auto cursor = connection_.Query("ASK {}");
+  if (!cursor) return std::move(cursor).error();
+  QUARRY_TRY(cursor->Next());
+  return Ok();
 }
 
 }  // namespace quarry::miner

@@ -1,5 +1,5 @@
-// IndexStore: what miner-fs needs from the store — the known children of one folder (one
-// query through the indexed nfo:belongsToContainer), one resource by URL, and a list of
+// IndexStore: what miner-fs needs from the store — the known children of a batch of folders
+// (one query through the indexed nfo:belongsToContainer), one resource by URL, and a list of
 // updates applied in one transaction (BatchSparqlUpdate with source=miner on the bus).
 // ConnectionIndexStore implements it over a quarry::Connection: Bus() in the daemon, Open()
 // (embedded) in tests that need no bus.
@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "miner-fs/folder_diff.h"
@@ -19,18 +20,24 @@ namespace quarry::miner {
 class IndexStore {
  public:
   virtual ~IndexStore() = default;
-  virtual Result<KnownChildren> Children(const std::string& folder_iri) = 0;
+  // The known children of each folder in one query (every requested IRI is in the result).
+  virtual Result<std::unordered_map<std::string, KnownChildren>> Children(
+      const std::vector<std::string>& folder_iris) = 0;
   virtual Result<std::optional<KnownChild>> Lookup(const std::string& uri) = 0;
   virtual Result<void> Apply(const std::vector<std::string>& updates) = 0;
+  // One cheap round trip: Ok when the store answers (the miner's retry while it is away).
+  virtual Result<void> Ping() = 0;
 };
 
 class ConnectionIndexStore final : public IndexStore {
  public:
   // `connection` must outlive this; its update source is set to "miner".
   explicit ConnectionIndexStore(Connection& connection);
-  Result<KnownChildren> Children(const std::string& folder_iri) override;
+  Result<std::unordered_map<std::string, KnownChildren>> Children(
+      const std::vector<std::string>& folder_iris) override;
   Result<std::optional<KnownChild>> Lookup(const std::string& uri) override;
   Result<void> Apply(const std::vector<std::string>& updates) override;
+  Result<void> Ping() override;
 
  private:
   Connection& connection_;

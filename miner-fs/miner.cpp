@@ -99,6 +99,7 @@ void Miner::StartFullCrawl() {
   });
   crawl_started_ = Clock::now();
   crawled_folders_at_start_ = crawler_->stats().folders;
+  crawler_->ForgetKnown();
 }
 
 Result<void> Miner::Run(int stop_fd) {
@@ -115,9 +116,12 @@ Result<void> Miner::Run(int stop_fd) {
     if (fds[1].revents & POLLIN) ReadMonitor();
     auto turned = Turn();
     if (!turned) {
-      // The store cannot be reached: keep what is queued, retry, then re-crawl everything.
-      if (!store_failed_) LogWarning(fmt::format("store unavailable: {}", turned.error().ToString()));
-      status_.AddError(turned.error().ToString());
+      // The store cannot be reached: keep what is queued, retry, then re-crawl everything. Said
+      // once, not at every retry.
+      if (!store_failed_) {
+        LogWarning(fmt::format("store unavailable: {}", turned.error().ToString()));
+        status_.AddError(turned.error().ToString());
+      }
       store_failed_ = true;
     }
     HandOffExtraction();
@@ -158,6 +162,9 @@ std::chrono::milliseconds Miner::Timeout() const {
 
 Result<void> Miner::Turn() {
   if (store_failed_) {
+    // An empty batch flushes without the store: ask the store itself, or every retry would
+    // say it is back and the next crawl step that it is gone.
+    QUARRY_TRY(store_.Ping());
     QUARRY_TRY(batcher_.Flush());  // fails again while the store is away
     LogInfo("store reachable again; re-crawling to catch up");
     store_failed_ = false;
@@ -258,8 +265,9 @@ bool Miner::Ignores(const std::string& path, bool is_folder) const {
 
 Result<void> Miner::ApplyActions(std::vector<FsAction> actions) {
   if (actions.empty()) return Ok();
-  // Lookups below must see every earlier write.
+  // Lookups below must see every earlier write; the crawl must see these.
   QUARRY_TRY(batcher_.Flush());
+  crawler_->ForgetKnown();
   for (const FsAction& action : actions) {
     Result<void> applied = Ok();
     if (action.kind == ActionKind::kIndex) applied = ApplyIndex(action.path);

@@ -29,6 +29,7 @@ Result<void> Miner::HandleRequests() {
   if (reload) QUARRY_TRY(Reload());
   if (files.empty()) return Ok();
   QUARRY_TRY(batcher_.Flush());
+  crawler_->ForgetKnown();  // the crawl must see these writes
   for (const std::string& path : files) {
     auto applied = ApplyIndex(path);
     if (!applied) LogWarning(applied.error().ToString());

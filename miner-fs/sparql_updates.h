@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "miner-fs/folder_diff.h"
 #include "quarry/result.h"
@@ -43,10 +44,10 @@ std::string DeleteResource(std::string_view iri, std::string_view uri, EntryKind
 // every descendant rewritten in the same request.
 std::string MoveResource(std::string_view iri, std::string_view old_uri, const FileFacts& to);
 
-// The one per-folder query: the children the store knows under `folder_iri`, as rows
-// (name, resource, mtime, size, is-folder).
-std::string KnownChildrenQuery(std::string_view folder_iri);
-// The resource and facts stored for one URL: rows (resource, mtime, size, is-folder).
+// The crawl's one query for a batch of folders: the children the store knows under each of
+// `folder_iris`, as rows (folder, name, resource, mtime, size, nfo:Folder or unbound).
+std::string KnownChildrenQuery(const std::vector<std::string>& folder_iris);
+// The resource and facts stored for one URL: rows (resource, mtime, size, nfo:Folder or unbound).
 std::string LookupQuery(std::string_view uri);
 
 }  // namespace quarry::miner

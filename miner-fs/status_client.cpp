@@ -5,6 +5,7 @@
 
 #include "miner-fs/extract_client.h"
 #include "miner-fs/miner_adaptor.h"
+#include "store/ipc/dbus_names.h"
 
 namespace quarry::miner {
 namespace {
@@ -38,6 +39,7 @@ T Field(const std::map<std::string, sdbus::Variant>& fields, const char* key, T 
 class StatusClient::Impl {
  public:
   std::unique_ptr<sdbus::IConnection> connection;
+  std::unique_ptr<sdbus::IProxy> store;
   std::unique_ptr<sdbus::IProxy> miner;
   std::unique_ptr<sdbus::IProxy> extractor;
 };
@@ -47,6 +49,7 @@ Result<std::unique_ptr<StatusClient>> StatusClient::Connect(const std::string& b
   try {
     impl->connection = bus_address.empty() ? sdbus::createSessionBusConnection()
                                            : sdbus::createSessionBusConnectionWithAddress(bus_address);
+    impl->store = sdbus::createProxy(*impl->connection, ipc::kBusName, ipc::kObjectPath);
     impl->miner = sdbus::createProxy(*impl->connection, kMinerBusName, kMinerObjectPath);
     impl->extractor = sdbus::createProxy(*impl->connection, kExtractBusName, kExtractObjectPath);
   } catch (const sdbus::Error& error) {
@@ -57,6 +60,17 @@ Result<std::unique_ptr<StatusClient>> StatusClient::Connect(const std::string& b
 
 StatusClient::StatusClient(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 StatusClient::~StatusClient() = default;
+
+Result<StoreStatus> StatusClient::Store() {
+  try {
+    StoreStatus status;
+    status.state = Call<std::string>(*impl_->store, ipc::kStatusInterface, "GetStatus");
+    status.progress = Call<double>(*impl_->store, ipc::kStatusInterface, "GetProgress");
+    return status;
+  } catch (const sdbus::Error& error) {
+    return ToError(error, ipc::kBusName);
+  }
+}
 
 Result<MinerReport> StatusClient::Miner() {
   try {

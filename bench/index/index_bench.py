@@ -4,16 +4,21 @@
 tracker-extract-3), each on its own private bus with its own XDG dirs, on the same gen-corpus
 tree in the same run (issue 5 "Benchmark"). Prints a Markdown table of both and their ratios.
 
+Each system's row is also saved as WORK/<system>.json, so the two systems can be measured in
+separate calls (--systems quarry, then --systems tracker) and tabled together (--table-only).
+
 Run through bench/index/run; /usr/bin/python3 because Tracker's bindings (gi) live there.
 """
 import argparse
 import ctypes
+import json
 import os
 import shutil
 import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 import gi
@@ -22,20 +27,152 @@ gi.require_version("Tracker", "3.0")
 from gi.repository import Gio, GLib, Tracker  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-POLL_S = 0.25
+SAMPLE_S = 0.05       # process accounting samples
+IDLE_POLL_S = 0.02    # initial-index idle polls
+IDLE_HOLD_S = 1.0     # ... idle must hold this long (reported at its start)
+RESTARTS = 5
 
 
-def proc_cpu_rss(pid):
-    """(CPU seconds incl. reaped children, peak RSS MiB) of a live process."""
+def read_stat(pid):
+    """(ppid, state, own CPU ticks, reaped children's CPU ticks) from /proc/PID/stat."""
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
-    cpu = sum(int(fields[i]) for i in (11, 12, 13, 14)) / CLK_TCK
-    rss = 0.0
+    return int(fields[1]), fields[0], int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14])
+
+
+def process_name(pid):
+    with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+        argv = cmdline.read().split(b"\0")
+    name = os.path.basename(argv[0].decode(errors="replace")) or "?"
+    return name + " (workers)" if b"--worker" in argv else name
+
+
+def peak_rss_mib(pid):
     with open(f"/proc/{pid}/status") as status:
         for line in status:
             if line.startswith("VmHWM:"):
-                rss = int(line.split()[1]) / 1024
-    return cpu, rss
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class Accounting:
+    """CPU seconds and peak RSS of every process the harness starts, directly or not: the
+    harness is a child subreaper, so double-forked daemons and D-Bus-activated services
+    (tracker-extract-3) end up as its descendants, and the ones that exit are reaped here with
+    wait4, whose rusage includes their own reaped children. A live process counts its own CPU
+    plus its reaped children's (cutime/cstime: quarry-extract's replaced workers); its live
+    children are counted as themselves. Peak RSS is VmHWM sampled every 50 ms (ru_maxrss for
+    a process reaped here)."""
+
+    def __init__(self, ignore=("find", "gsettings", "uptime", "python3")):
+        self.me = os.getpid()
+        self.ignore = set(ignore)
+        self.lock = threading.Lock()
+        self.own = set()       # pids whose exit the harness waits for itself (Popen)
+        self.names = {}        # pid -> name (cached while the pid lives)
+        self.live = {}         # name -> {pid: cpu s}
+        self.exited = {}       # name -> cpu s of processes reaped here
+        self.peak = {}         # name -> MiB
+        self.instances = {}    # name -> set of pids seen
+        self.stopped = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def reset(self):
+        with self.lock:
+            self.live, self.exited, self.peak, self.instances = {}, {}, {}, {}
+
+    def _run(self):
+        while not self.stopped:
+            self.sample()
+            time.sleep(SAMPLE_S)
+
+    def _record_exit(self, pid, usage):
+        name = self.names.pop(pid, None)
+        if not name or name in self.ignore:
+            return
+        cpu = usage.ru_utime + usage.ru_stime
+        self.exited[name] = self.exited.get(name, 0.0) + cpu
+        self.peak[name] = max(self.peak.get(name, 0.0), usage.ru_maxrss / 1024)
+        self.instances.setdefault(name, set()).add(pid)
+        for pids in self.live.values():
+            pids.pop(pid, None)
+
+    def sample(self):
+        with self.lock:
+            parents, states = {}, {}
+            for entry in os.listdir("/proc"):
+                if not entry.isdigit():
+                    continue
+                pid = int(entry)
+                try:
+                    ppid, state, own, children = read_stat(pid)
+                except (OSError, ValueError, IndexError):
+                    continue
+                parents[pid] = ppid
+                states[pid] = (state, own, children)
+            descendants, frontier = set(), {self.me}
+            while frontier:
+                frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - descendants
+                descendants |= frontier
+            live = {}
+            for pid in descendants:
+                state, own, children = states[pid]
+                if state != "Z":
+                    # Read again each time: a forked worker is named after its exec.
+                    try:
+                        name = process_name(pid)
+                    except OSError:
+                        continue
+                    if name != "?":
+                        self.names[pid] = name
+                if pid not in self.names:
+                    continue  # never seen alive (a short subprocess.run): not ours to reap
+                name = self.names[pid]
+                if state == "Z" and parents[pid] == self.me and pid not in self.own and name not in self.ignore:
+                    try:
+                        reaped, _, usage = os.wait4(pid, os.WNOHANG)
+                    except ChildProcessError:
+                        continue
+                    if reaped == pid:
+                        self._record_exit(pid, usage)
+                    continue
+                if name in self.ignore:
+                    continue
+                live.setdefault(name, {})[pid] = (own + children) / CLK_TCK
+                self.instances.setdefault(name, set()).add(pid)
+                if state != "Z":
+                    try:
+                        self.peak[name] = max(self.peak.get(name, 0.0), peak_rss_mib(pid))
+                    except OSError:
+                        pass
+            self.live = live
+            for pid in list(self.names):
+                if pid not in descendants:
+                    del self.names[pid]
+
+    def track(self, process):
+        """A Popen child the harness waits for itself (through wait())."""
+        with self.lock:
+            self.own.add(process.pid)
+        return process
+
+    def wait(self, process):
+        """Waits for a tracked Popen child and accounts for it (instead of process.wait())."""
+        _, status, usage = os.wait4(process.pid, 0)
+        with self.lock:
+            self.own.discard(process.pid)
+            self._record_exit(process.pid, usage)
+        process.returncode = os.waitstatus_to_exitcode(status)
+
+    def snapshot(self):
+        """{name: (CPU s, peak RSS MiB, processes)} since the last reset."""
+        self.sample()
+        with self.lock:
+            names = set(self.live) | set(self.exited)
+            return {name: (sum(self.live.get(name, {}).values()) + self.exited.get(name, 0.0),
+                           self.peak.get(name, 0.0), len(self.instances.get(name, ())))
+                    for name in sorted(names)}
 
 
 def tree_bytes(path):
@@ -50,18 +187,50 @@ def tree_bytes(path):
 
 
 class Bus:
-    """A private dbus-daemon started with `env`, so activated services inherit it. Polls never
-    auto-start a service (a status poll would otherwise D-Bus-activate a stopped Tracker miner)."""
+    """A private dbus-daemon started with `env`, so activated services inherit it. Calls never
+    auto-start a service (a status poll would otherwise D-Bus-activate a stopped Tracker miner).
+    Progress signals of `miner_interface` (any object) are timestamped as they arrive (a GLib
+    main loop thread)."""
 
-    def __init__(self, work, env):
+    def __init__(self, work, env, accounting, miner_interface):
         os.makedirs(work, exist_ok=True)
-        self.process = subprocess.Popen(
+        self.accounting = accounting
+        self.process = accounting.track(subprocess.Popen(
             ["dbus-daemon", "--session", "--nofork", f"--address=unix:dir={work}", "--print-address=1"],
-            stdout=subprocess.PIPE, env=env, text=True)
+            stdout=subprocess.PIPE, env=env, text=True))
         self.address = self.process.stdout.readline().strip()
         self.connection = Gio.DBusConnection.new_for_address_sync(
             self.address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
             None, None)
+        self.progress = []  # (monotonic time, object path, status)
+        self.progress_changed = threading.Condition()
+        self.connection.signal_subscribe(None, miner_interface, "Progress", None, None,
+                                         Gio.DBusSignalFlags.NONE, self._on_progress, None)
+        self.loop = GLib.MainLoop()
+        threading.Thread(target=self.loop.run, daemon=True).start()
+
+    def _on_progress(self, _connection, _sender, path, _interface, _member, parameters, _data):
+        now = time.monotonic()
+        with self.progress_changed:
+            self.progress.append((now, path, parameters.unpack()[0]))
+            self.progress_changed.notify_all()
+
+    def progress_seen(self, path, since, predicate):
+        with self.progress_changed:
+            return any(when >= since and where == path and predicate(value) for when, where, value in self.progress)
+
+    def wait_progress(self, path, status, since, timeout):
+        """Arrival time of the first Progress(status) signal of `path` after `since`."""
+        deadline = time.monotonic() + timeout
+        with self.progress_changed:
+            while True:
+                for when, where, value in self.progress:
+                    if when >= since and where == path and value == status:
+                        return when
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    sys.exit(f"no Progress({status}) signal before the timeout")
+                self.progress_changed.wait(left)
 
     def call(self, name, path, interface, method, args=None, reply="(s)"):
         result = self.connection.call_sync(name, path, interface, method, args,
@@ -81,28 +250,29 @@ class Bus:
         while time.monotonic() < deadline:
             if self.owner_pid(name):
                 return
-            time.sleep(0.02)
+            time.sleep(0.005)
         sys.exit(f"{name} did not appear on the bus")
 
     def close(self):
+        self.loop.quit()
+        self.connection.close_sync(None)
         self.process.terminate()
-        self.process.wait()
+        self.accounting.wait(self.process)
 
 
-def wait_idle(is_idle, timeout):
-    """Seconds until is_idle() held for 3 polls in a row (reported at the first of them)."""
-    start = time.monotonic()
+def wait_idle(is_idle, since, timeout, work_since=None):
+    """Seconds from `since` until is_idle(work_since) started to hold for IDLE_HOLD_S (polled
+    every 20 ms)."""
     first = None
-    confirmations = 0
-    while time.monotonic() - start < timeout:
-        if is_idle():
-            first = first or time.monotonic()
-            confirmations += 1
-            if confirmations == 3:
-                return first - start
+    while time.monotonic() - since < timeout:
+        now = time.monotonic()
+        if is_idle(work_since):
+            first = first or now
+            if now - first >= IDLE_HOLD_S:
+                return first - since
         else:
-            first, confirmations = None, 0
-        time.sleep(POLL_S)
+            first = None
+        time.sleep(IDLE_POLL_S)
     sys.exit("not idle before the timeout")
 
 
@@ -125,42 +295,55 @@ def write_files(folder, prefix, n):
 
 
 class QuarryRun:
-    """quarry-store, quarry-extract (when built) and quarry-miner-fs on a private bus."""
+    """quarry-store, quarry-extract (when built) and quarry-miner-fs on a private bus. The
+    config matches the Tracker settings below: no CPU budget (Tracker's throttle 0), indexing
+    on battery."""
 
-    def __init__(self, build, corpus, work):
-        self.build, self.corpus, self.work = build, corpus, work
+    MINER = "org.quarry.Miner.Files"
+    MINER_PATH = "/org/quarry/Miner/Files"
+
+    def __init__(self, build, corpus, work, accounting):
+        self.build, self.corpus, self.work, self.accounting = build, corpus, work, accounting
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(os.path.join(work, "config"))
         self.config = os.path.join(work, "config", "quarry.toml")
-        open(self.config, "w").close()
+        with open(self.config, "w") as config:
+            config.write("[throttle]\ncpu_percent = 100\npause_on_battery = false\n")
         self.env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"),
                         XDG_CACHE_HOME=os.path.join(work, "cache"))
-        self.bus = Bus(os.path.join(work, "bus"), self.env)
+        self.bus = Bus(os.path.join(work, "bus"), self.env, accounting, "org.quarry.Miner")
         self.env["DBUS_SESSION_BUS_ADDRESS"] = self.bus.address
         self.db = os.path.join(work, "db")
         self.log = open(os.path.join(work, "services.log"), "w")
-        self.store = self.spawn("store/daemon/quarry-store", "--database", self.db)
-        self.bus.wait_for("org.quarry.Store1")
-        self.extract = None
-        if os.path.exists(os.path.join(build, "extract/quarry-extract")):
-            self.extract = self.spawn("extract/quarry-extract")
-            self.bus.wait_for("org.quarry.Extract1")
-        self.miner = None
+        self.store = self.extract = self.miner = None
+        self.has_extract = os.path.exists(os.path.join(build, "extract/quarry-extract"))
 
     def spawn(self, binary, *args):
-        return subprocess.Popen([os.path.join(self.build, binary), *args], env=self.env,
-                                stdout=self.log, stderr=subprocess.STDOUT)
+        return self.accounting.track(subprocess.Popen([os.path.join(self.build, binary), *args],
+                                                      env=self.env, stdout=self.log, stderr=subprocess.STDOUT))
+
+    def start_services(self):
+        """The store and the extractor, which stay up across miner restarts."""
+        self.store = self.spawn("store/daemon/quarry-store", "--database", self.db)
+        if self.has_extract:
+            self.extract = self.spawn("extract/quarry-extract")
+        self.bus.wait_for("org.quarry.Store1")
+        if self.has_extract:
+            self.bus.wait_for("org.quarry.Extract1")
 
     def start_miner(self, *extra):
         self.miner = self.spawn("miner-fs/quarry-miner-fs", "--config", self.config, "--folder", self.corpus, *extra)
         return self.miner
 
-    def idle(self):
+    def miner_status(self):
         try:
-            miner = self.bus.call("org.quarry.Miner.Files", "/org/quarry/Miner/Files", "org.quarry.Miner", "GetStatus")[0]
+            return self.bus.call(self.MINER, "/org/quarry/Miner/Files", "org.quarry.Miner", "GetStatus")[0]
         except GLib.Error:
-            return False
-        if miner != "Idle":
+            return None
+
+    def idle(self, since=None):
+        """Miner and extractor idle (the miner hands its files over before it reports Idle)."""
+        if self.miner_status() != "Idle":
             return False
         if not self.extract:
             return True
@@ -173,24 +356,18 @@ class QuarryRun:
                              "SparqlQuery", GLib.Variant("(s)", (sparql,)), "(aas)")[0]
         return int(rows[0][0]) if rows else 0
 
-    def processes(self):
-        named = {"quarry-store": self.store, "quarry-miner-fs": self.miner}
-        if self.extract:
-            named["quarry-extract"] = self.extract
-        return {name: proc_cpu_rss(p.pid) for name, p in named.items() if p and p.poll() is None}
-
     def db_bytes(self):
         return tree_bytes(self.db)
 
     def stop_miner(self):
         self.miner.send_signal(signal.SIGTERM)
-        self.miner.wait()
+        self.accounting.wait(self.miner)
 
     def close(self):
         for process in (self.miner, self.extract, self.store):
             if process and process.poll() is None:
                 process.terminate()
-                process.wait()
+                self.accounting.wait(process)
         self.bus.close()
 
 
@@ -200,9 +377,11 @@ class TrackerRun:
 
     MINER = "org.freedesktop.Tracker3.Miner.Files"
     EXTRACT = "org.freedesktop.Tracker3.Miner.Extract"
+    MINER_PATH = "/org/freedesktop/Tracker3/Miner/Files"
+    EXTRACT_PATH = "/org/freedesktop/Tracker3/Miner/Extract"
 
-    def __init__(self, corpus, work):
-        self.corpus, self.work = corpus, work
+    def __init__(self, corpus, work, accounting):
+        self.corpus, self.work, self.accounting = corpus, work, accounting
         shutil.rmtree(work, ignore_errors=True)
         dirs = {key: os.path.join(work, key.lower()) for key in
                 ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "TMPDIR")}
@@ -214,15 +393,19 @@ class TrackerRun:
                            ("index-applications", "false"), ("initial-sleep", "0"), ("throttle", "0"),
                            ("index-on-battery", "true"), ("index-removable-devices", "false")):
             subprocess.run(["gsettings", "set", schema, key, value], env=self.env, check=True)
-        self.bus = Bus(os.path.join(work, "bus"), self.env)
+        self.bus = Bus(os.path.join(work, "bus"), self.env, accounting, "org.freedesktop.Tracker3.Miner")
         self.env["DBUS_SESSION_BUS_ADDRESS"] = self.bus.address
         self.log = open(os.path.join(work, "services.log"), "w")
         self.miner = None
         self.sparql = None
 
+    def start_services(self):
+        pass  # the store is inside tracker-miner-fs-3; the extractor is D-Bus-activated
+
     def start_miner(self, *extra):
-        self.miner = subprocess.Popen(["/usr/libexec/tracker-miner-fs-3", "--initial-sleep", "0", *extra],
-                                      env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.miner = self.accounting.track(subprocess.Popen(
+            ["/usr/libexec/tracker-miner-fs-3", "--initial-sleep", "0", *extra],
+            env=self.env, stdout=self.log, stderr=subprocess.STDOUT))
         return self.miner
 
     def status(self, name, path):
@@ -231,10 +414,18 @@ class TrackerRun:
         except GLib.Error:
             return None
 
-    def idle(self):
-        if self.status(self.MINER, "/org/freedesktop/Tracker3/Miner/Files") != "Idle":
+    def miner_status(self):
+        return self.status(self.MINER, "/org/freedesktop/Tracker3/Miner/Files")
+
+    def idle(self, since=None):
+        """Miner and extractor idle. The miner reports Idle before it D-Bus-activates the
+        extractor (seconds later), so with `since`, the extractor must also have reported some
+        work since then."""
+        if self.miner_status() != "Idle":
             return False
-        extract = self.status(self.EXTRACT, "/org/freedesktop/Tracker3/Miner/Extract")
+        if since is not None and not self.bus.progress_seen(self.EXTRACT_PATH, since, lambda s: s != "Idle"):
+            return False
+        extract = self.status(self.EXTRACT, self.EXTRACT_PATH)
         return extract in (None, "Idle")  # it quits after 10 s without work
 
     def count(self, sparql):
@@ -245,22 +436,13 @@ class TrackerRun:
         cursor.close()
         return value
 
-    def processes(self):
-        result = {}
-        if self.miner and self.miner.poll() is None:
-            result["tracker-miner-fs-3"] = proc_cpu_rss(self.miner.pid)
-        pid = self.bus.owner_pid(self.EXTRACT)
-        if pid:
-            result["tracker-extract-3"] = proc_cpu_rss(pid)
-        return result
-
     def db_bytes(self):
         return tree_bytes(os.path.join(self.env["XDG_CACHE_HOME"], "tracker3"))
 
     def stop_miner(self):
         self.sparql = None
         self.miner.send_signal(signal.SIGTERM)
-        self.miner.wait()
+        self.accounting.wait(self.miner)
 
     def close(self):
         pid = self.bus.owner_pid(self.EXTRACT)
@@ -268,88 +450,161 @@ class TrackerRun:
             self.stop_miner()
         if pid:
             os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + 10
+            while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+                self.accounting.sample()  # reaps it (the harness is its subreaper)
+                time.sleep(0.02)
         self.bus.close()
 
 
-FILES_QUERY = "SELECT (COUNT(?f) AS ?c) WHERE { ?f a nfo:FileDataObject ; nie:url ?u FILTER (STRSTARTS(?u, \"%s\")) }"
+# DISTINCT: Tracker has each file in two graphs once it is extracted.
+FILES_QUERY = "SELECT (COUNT(DISTINCT ?f) AS ?c) WHERE { ?f a nfo:FileDataObject ; nie:url ?u FILTER (STRSTARTS(?u, \"%s\")) }"
 
 
-def measure(system, corpus, timeout):
-    """The row of one system: initial index, restart, latencies."""
-    row = {}
+def processes_row(snapshot):
+    return {name: {"cpu_s": cpu, "peak_rss_mib": rss, "processes": count}
+            for name, (cpu, rss, count) in snapshot.items()}
+
+
+def measure(system, corpus, accounting, timeout):
+    """The row of one system: initial index, latencies, no-change restarts."""
+    row = {"load_before": os.getloadavg()}
+    accounting.reset()
+    start = time.monotonic()
+    system.start_services()
     system.start_miner()
-    row["idle_s"] = wait_idle(system.idle, timeout)
-    processes = system.processes()
-    row["cpu"] = {name: cpu for name, (cpu, _) in processes.items()}
-    row["rss"] = {name: rss for name, (_, rss) in processes.items()}
+    row["idle_s"] = wait_idle(system.idle, start, timeout, work_since=start)
+    # The CPU and memory of the initial index (the idle hold second costs next to nothing).
+    row["processes"] = processes_row(accounting.snapshot())
     row["db_mb"] = system.db_bytes() / 1e6
     probe = os.path.join(corpus, "latency-probe")
     url = "file://" + probe
     row["one_file_s"] = latency(lambda: write_files(probe, "one", 1), lambda: system.count(FILES_QUERY % (url + "/one-")), 1)
     row["hundred_files_s"] = latency(lambda: write_files(probe, "many", 100),
                                      lambda: system.count(FILES_QUERY % (url + "/many-")), 100)
-    wait_idle(system.idle, timeout)
+    wait_idle(system.idle, time.monotonic(), timeout)
+    shutil.rmtree(probe)
+    # The probe's removal is indexed before the restarts, so they find nothing to change.
+    time.sleep(1.0)
+    wait_idle(system.idle, time.monotonic(), timeout)
     system.stop_miner()
     restarts = []
-    for _ in range(3):
-        start = time.monotonic()
+    for _ in range(RESTARTS):
+        time.sleep(0.5)
+        accounting.reset()
+        since = time.monotonic()
         system.start_miner()
-        wait_idle(system.idle, timeout)
-        restarts.append(time.monotonic() - start - POLL_S)  # the idle check confirms over 3 polls
+        idle_at = system.bus.wait_progress(system.MINER_PATH, "Idle", since, timeout)
+        restarts.append({"s": idle_at - since, "miner_cpu_s": 0.0})
+        # Nothing may be left for the extractor either.
+        wait_idle(system.idle, time.monotonic(), timeout)
+        snapshot = accounting.snapshot()
+        miner = next((name for name in snapshot if "miner" in name), None)
+        restarts[-1]["miner_cpu_s"] = snapshot[miner][0] if miner else float("nan")
         system.stop_miner()
-    row["restart_s"] = statistics.median(restarts)
-    shutil.rmtree(probe)
+    row["restarts"] = restarts
+    row["restart_s"] = statistics.median(r["s"] for r in restarts)
+    row["load_after"] = os.getloadavg()
     return row
 
 
 def find_seconds(corpus):
     runs = []
-    for _ in range(3):
+    for _ in range(5):
         start = time.monotonic()
         subprocess.run(["find", corpus, "-printf", "%T@ %p\\n"], stdout=subprocess.DEVNULL, check=True)
         runs.append(time.monotonic() - start)
     return statistics.median(runs)
 
 
-def table(quarry, tracker, find_s, files):
-    def ratio(a, b):
-        return f"{b / a:.1f}x" if a and b else "-"
-    lines = [f"| {files} files | Quarry | Tracker 3.4 | Tracker / Quarry |", "|---|---|---|---|"]
-    for label, key, unit in (("time to idle", "idle_s", "s"), ("no-change restart (median of 3)", "restart_s", "s"),
-                             ("1 new file -> query", "one_file_s", "s"), ("100 new files -> query", "hundred_files_s", "s"),
-                             ("database", "db_mb", "MB")):
-        lines.append(f"| {label} | {quarry[key]:.3f} {unit} | {tracker[key]:.3f} {unit} | {ratio(quarry[key], tracker[key])} |")
-    q_cpu, t_cpu = sum(quarry["cpu"].values()), sum(tracker["cpu"].values())
-    lines.append(f"| CPU s (all processes) | {q_cpu:.1f} | {t_cpu:.1f} | {ratio(q_cpu, t_cpu)} |")
+def table(rows, files):
+    quarry, tracker = rows.get("quarry"), rows.get("tracker")
+
+    def cell(row, key, unit, digits=3):
+        return f"{row[key]:.{digits}f} {unit}" if row else "-"
+
+    def ratio(key):
+        if not quarry or not tracker or not quarry[key] or not tracker[key]:
+            return "-"
+        return f"{tracker[key] / quarry[key]:.1f}x"
+
+    def total_cpu(row):
+        return sum(p["cpu_s"] for name, p in row["processes"].items() if name != "dbus-daemon") if row else 0
+
+    def restart_range(row):
+        if not row:
+            return "-"
+        times = [r["s"] for r in row["restarts"]]
+        return f"{row['restart_s']:.3f} s ({min(times):.3f}-{max(times):.3f})"
+
+    lines = [f"| {files} files | Quarry | Tracker 3.4 | Tracker / Quarry |", "|---|---|---|---|",
+             f"| time to idle (miner and extractor) | {cell(quarry, 'idle_s', 's')} | {cell(tracker, 'idle_s', 's')} | {ratio('idle_s')} |"]
+    q_cpu, t_cpu = total_cpu(quarry), total_cpu(tracker)
+    lines.append(f"| CPU s until idle (all processes but dbus-daemon) | {q_cpu:.1f} | {t_cpu:.1f} | "
+                 f"{t_cpu / q_cpu:.1f}x |" if q_cpu and t_cpu else f"| CPU s until idle | {q_cpu:.1f} | {t_cpu:.1f} | - |")
+    lines.append(f"| no-change restart, miner start to Idle signal (median (min-max) of {RESTARTS}) | "
+                 f"{restart_range(quarry)} | {restart_range(tracker)} | {ratio('restart_s')} |")
+    for label, key in (("1 new file -> query", "one_file_s"), ("100 new files -> query", "hundred_files_s")):
+        lines.append(f"| {label} | {cell(quarry, key, 's')} | {cell(tracker, key, 's')} | {ratio(key)} |")
+    lines.append(f"| database | {cell(quarry, 'db_mb', 'MB', 1)} | {cell(tracker, 'db_mb', 'MB', 1)} | {ratio('db_mb')} |")
     for system, row in (("Quarry", quarry), ("Tracker", tracker)):
-        for name in row["cpu"]:
-            lines.append(f"| {system}: {name} CPU s / peak RSS | {row['cpu'][name]:.1f} s / {row['rss'][name]:.0f} MiB | | |")
-    lines.append(f"| `find DIR -printf '%T@ %p\\n'` (median of 3) | {find_s:.3f} s | | restart / find: {quarry['restart_s'] / find_s:.1f}x |")
+        if not row:
+            continue
+        for name, p in row["processes"].items():
+            count = f" ({p['processes']})" if "(workers)" in name else ""
+            lines.append(f"| {system}: {name}{count} CPU s / peak RSS | {p['cpu_s']:.1f} s / {p['peak_rss_mib']:.0f} MiB | | |")
+    find_s = (quarry or tracker)["find_s"]
+    lines.append(f"| `find DIR -printf '%T@ %p\\n'` (median of 5) | {find_s:.3f} s | | "
+                 + (f"Quarry restart / find: {quarry['restart_s'] / find_s:.1f}x |" if quarry else "|"))
+    for system, row in (("quarry", quarry), ("tracker", tracker)):
+        if row:
+            lines.append(f"\n{system}: load average {row['load_before']} before, {row['load_after']} after; "
+                         f"restart miner CPU s {[round(r['miner_cpu_s'], 3) for r in row['restarts']]}")
     return "\n".join(lines)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--build", required=True, help="a Quarry build directory")
+    parser.add_argument("--build", help="a Quarry build directory")
     parser.add_argument("--corpus", required=True, help="a gen-corpus tree (not under /tmp: Tracker skips it)")
     parser.add_argument("--work", required=True, help="scratch folder (not under /tmp)")
+    parser.add_argument("--systems", default="quarry,tracker", help="which to measure now (comma-separated)")
+    parser.add_argument("--table-only", action="store_true", help="print the table of the saved rows")
     parser.add_argument("--timeout", type=float, default=1800)
     args = parser.parse_args()
     libc = ctypes.CDLL(None)
     libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: reap what dbus-daemon activates
     corpus = os.path.realpath(args.corpus)
+    shutil.rmtree(os.path.join(corpus, "latency-probe"), ignore_errors=True)  # an aborted run's
     files = sum(len(names) for _, _, names in os.walk(corpus))
+    os.makedirs(args.work, exist_ok=True)
+    if not args.table_only:
+        accounting = Accounting()
+        for name in args.systems.split(","):
+            print(f"{name}: start, uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}",
+                  file=sys.stderr)
+            if name == "quarry":
+                system = QuarryRun(args.build, corpus, os.path.join(args.work, "quarry"), accounting)
+            elif name == "tracker":
+                system = TrackerRun(corpus, os.path.join(args.work, "tracker"), accounting)
+            else:
+                sys.exit(f"unknown system {name}")
+            try:
+                row = measure(system, corpus, accounting, args.timeout)
+            finally:
+                system.close()
+            row["find_s"] = find_seconds(corpus)
+            row["files"] = files
+            with open(os.path.join(args.work, f"{name}.json"), "w") as out:
+                json.dump(row, out, indent=1)
+            print(f"{name}: {json.dumps(row)}", file=sys.stderr)
     rows = {}
-    for name, make in (("quarry", lambda: QuarryRun(args.build, corpus, os.path.join(args.work, "quarry"))),
-                       ("tracker", lambda: TrackerRun(corpus, os.path.join(args.work, "tracker")))):
-        system = make()
-        try:
-            rows[name] = measure(system, corpus, args.timeout)
-        finally:
-            system.close()
-        print(f"{name}: {rows[name]}", file=sys.stderr)
-    print(f"load average before the table: {os.getloadavg()}")
-    print(table(rows["quarry"], rows["tracker"], find_seconds(corpus), files))
+    for name in ("quarry", "tracker"):
+        path = os.path.join(args.work, f"{name}.json")
+        if os.path.exists(path):
+            with open(path) as saved:
+                rows[name] = json.load(saved)
+    print(table(rows, files))
 
 
 if __name__ == "__main__":

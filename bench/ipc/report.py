@@ -49,15 +49,20 @@ def query_table(best):
     if not names:
         return
     print("\nThe seed's four queries (best run; ms, and CPU ms client+server in brackets)\n")
-    print("| query | rows | direct | fd | dbus | fd x direct | dbus x direct |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| query | rows | direct | fd | dbus | tracker | fd x direct | dbus x direct "
+          "| Tracker / fd | Tracker / dbus |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name in names:
-        d, f, b = (best.get((name, path)) for path in ("direct", "fd", "dbus"))
-        cell = lambda r: f"{r['ms']:.0f} ({cpu(r):.0f})" if r else "-"
-        ratio = lambda r: f"{r['ms'] / d['ms']:.2f}" if r and d and d["ms"] > 0 else "-"
+        d, f, b, t = (best.get((name, path)) for path in ("direct", "fd", "dbus", "tracker"))
+        cell = lambda r: f"{r['ms']:.1f} ({cpu(r):.0f})" if r else "-"
+        ratio = lambda r, base: (f"{r['ms'] / base['ms']:.2f}"
+                                 if r and base and base["ms"] > 0 else "-")
         rows = d["rows"] if d else "-"
-        print(f"| {name[2:]} | {rows} | {cell(d)} | {cell(f)} | {cell(b)} | {ratio(f)} | "
-              f"{ratio(b)} |")
+        print(f"| {name[2:]} | {rows} | {cell(d)} | {cell(f)} | {cell(b)} | {cell(t)} | "
+              f"{ratio(f, d)} | {ratio(b, d)} | {ratio(t, f)} | {ratio(t, b)} |")
+        for path, r in (("fd", f), ("dbus", b), ("tracker", t)):
+            if r and d and r["rows"] != d["rows"]:
+                print(f"\nWARNING: {name[2:]} {path} returned {r['rows']} rows, not {d['rows']}")
 
 
 def main():

@@ -3,6 +3,8 @@
 //   phonebook_bench --count N --database DIR --path store      quarry-store on the session bus
 //                   (saves through it; reads through the FD stream, plain D-Bus, and Direct)
 //   phonebook_bench --count N --json FILE                      the contacts as JSON (Tracker)
+//   --ops LIST   only these operations (comma-separated; "fetch" means every fetch_*); the
+//                batch save that fills the book always runs
 // Prints TSV rows: system, path, count, operation, microseconds per unit, unit, results.
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -33,7 +35,20 @@ struct Options {
   std::string database;
   std::string path = "embedded";
   std::string json;
+  std::vector<std::string> ops;  // empty: every operation
 };
+
+// Whether `op` was asked for: by name, or by the part before its first '_' ("fetch").
+bool Wanted(const Options& o, std::string_view op) {
+  if (o.ops.empty()) return true;
+  for (const std::string& wanted : o.ops) {
+    if (op == wanted || (op.size() > wanted.size() && op.starts_with(wanted) &&
+                         op[wanted.size()] == '_')) {
+      return true;
+    }
+  }
+  return false;
+}
 
 [[noreturn]] void Fail(std::string_view what, const Error& error) {
   std::cerr << fmt::format("phonebook_bench: {}: {}\n", what, error.ToString());
@@ -76,6 +91,7 @@ void Saves(const Options& o, Connection& writer, std::string_view path) {
   Row(o, path, "save_batch",
       std::chrono::duration<double, std::micro>(Clock::now() - start).count() / o.count,
       "per contact", o.count);
+  if (!Wanted(o, "save_one")) return;
   // One by one: 100 more contacts, each in its own transaction, into the N-contact book.
   constexpr uint32_t kSingles = 100;
   size_t results = 0;
@@ -98,17 +114,29 @@ size_t CountContacts(Connection& reader, const std::string& sparql) {
 void Unprepared(const Options& o, Connection& reader, std::string_view path,
                 const ContactFilter& filter) {
   size_t results = 0;
-  double t = Time(200, [&](int i) {
-    const std::string uid = Uid(static_cast<uint32_t>(i) * 7919 % o.count);
-    return CountContacts(reader, contacts::ContactsQuery(fmt::format(
-        "VALUES ?uid {{ {} }} ?c nco:contactUID ?uid .", SparqlString(uid))));
-  }, results);
-  Row(o, path, "fetch_one_unprepared", t, "per query", results);
-  t = Time(20, [&](int i) {
-    ContactFilter other = filter;  // a different address each run, as a user types
-    if (i > 0) other.text = GenerateContact(static_cast<uint32_t>(i) * 7919 % o.count).emails[0].address;
-    return CountContacts(reader, ContactBook::FindQuery(other));
-  }, results);
+  double t = 0;
+  if (Wanted(o, "fetch_one_unprepared")) {
+    t = Time(
+        200,
+        [&](int i) {
+          const std::string uid = Uid(static_cast<uint32_t>(i) * 7919 % o.count);
+          return CountContacts(
+              reader, contacts::ContactsQuery(fmt::format(
+                          "VALUES ?uid {{ {} }} ?c nco:contactUID ?uid .", SparqlString(uid))));
+        },
+        results);
+    Row(o, path, "fetch_one_unprepared", t, "per query", results);
+  }
+  if (!Wanted(o, "email_unprepared")) return;
+  t = Time(
+      20,
+      [&](int i) {
+        ContactFilter other = filter;  // a different address each run, as a user types
+        if (i > 0)
+          other.text = GenerateContact(static_cast<uint32_t>(i) * 7919 % o.count).emails[0].address;
+        return CountContacts(reader, ContactBook::FindQuery(other));
+      },
+      results);
   Row(o, path, "email_unprepared", t, "per query", results);
 }
 
@@ -116,14 +144,22 @@ void Reads(const Options& o, Connection& reader, std::string_view path) {
   ContactBook book(reader);
   size_t results = 0;
   const int repeat_all = o.count >= 3200 ? 3 : 10;
-  double t = Time(repeat_all, [&](int) { return Must(book.FetchAll(), "fetch all").size(); }, results);
-  Row(o, path, "fetch_all", t, "per query", results);
+  double t = 0;
+  if (Wanted(o, "fetch_all")) {
+    t = Time(
+        repeat_all, [&](int) { return Must(book.FetchAll(), "fetch all").size(); }, results);
+    Row(o, path, "fetch_all", t, "per query", results);
+  }
   const uint32_t step = 7919;  // a prime: spreads the UIDs over the book
-  t = Time(200, [&](int i) {
-    return Must(book.FetchByUid({Uid(static_cast<uint32_t>(i) * step % o.count)}), "fetch one").size();
-  }, results);
-  Row(o, path, "fetch_one", t, "per query", results);
+  if (Wanted(o, "fetch_one")) {
+    t = Time(200, [&](int i) {
+      return Must(book.FetchByUid({Uid(static_cast<uint32_t>(i) * step % o.count)}), "fetch one")
+          .size();
+    }, results);
+    Row(o, path, "fetch_one", t, "per query", results);
+  }
   for (const uint32_t batch : {10u, 100u}) {
+    if (!Wanted(o, fmt::format("fetch_{}", batch))) continue;
     std::vector<std::vector<std::string>> lists(20);
     for (uint32_t r = 0; r < lists.size(); ++r) {
       for (uint32_t k = 0; k < batch; ++k) lists[r].push_back(Uid((r * batch + k) * step % o.count));
@@ -146,8 +182,27 @@ void Reads(const Options& o, Connection& reader, std::string_view path) {
                         "0" + wanted.phones[0].number.substr(4)}},  // +49 30 … dialled as 030 …
   };
   for (const auto& [name, filter] : filters) {
+    if (!Wanted(o, name)) continue;
     t = Time(20, [&](int) { return Must(book.Find(filter), name).size(); }, results);
     Row(o, path, name, t, "per query", results);
+  }
+  // The key search alone (search_<filter>): the IDs of the matching contacts, none read.
+  for (const auto& [name, filter] : filters) {
+    const std::string op = "search_" + name;
+    if (!Wanted(o, op)) continue;
+    Statement search = Must(reader.Prepare(fmt::format("{}SELECT ?c WHERE {{ {} }}", contacts::kSparqlPrefixes,
+                                                       contacts::SearchSelector(filter.kind))),
+                            op);
+    const contacts::KeyRange range = contacts::FilterRange(filter);
+    t = Time(20, [&](int) {
+      search.BindString("low", range.low);
+      if (!range.high.empty()) search.BindString("high", range.high);
+      Cursor cursor = Must(search.Execute(), op);
+      size_t ids = 0;
+      while (Must(cursor.Next(), op)) ++ids;
+      return ids;
+    }, results);
+    Row(o, path, op, t, "per query", results);
   }
   Unprepared(o, reader, path, filters[3].second);
 }
@@ -182,6 +237,14 @@ Options Parse(int argc, char** argv) {
     else if (flag == "--database") o.database = argv[i + 1];
     else if (flag == "--path") o.path = argv[i + 1];
     else if (flag == "--json") o.json = argv[i + 1];
+    else if (flag == "--ops") {
+      std::string_view list = argv[i + 1];
+      while (!list.empty()) {
+        const size_t comma = std::min(list.find(','), list.size());
+        if (comma > 0) o.ops.emplace_back(list.substr(0, comma));
+        list.remove_prefix(std::min(comma + 1, list.size()));
+      }
+    }
     else {
       std::cerr << "phonebook_bench: unknown option " << flag << "\n";
       std::exit(2);

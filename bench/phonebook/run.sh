@@ -1,14 +1,18 @@
 #!/bin/bash
-# bench/phonebook/run.sh BUILD_DIR [OUT_DIR] [MAX_COUNT]: the phonebook benchmark (issue 7).
-# For 50, 100, … MAX_COUNT (default 12800) contacts, each in a new database: Quarry embedded, Quarry
+# bench/phonebook/run.sh BUILD_DIR [OUT_DIR] [MAX_COUNT] [MIN_COUNT]: the phonebook benchmark
+# (issue 7). For MIN_COUNT (default 50), twice that, … MAX_COUNT (default 12800) contacts, each in a new database: Quarry embedded, Quarry
 # through quarry-store on a private bus (FD stream, plain D-Bus, and Direct reads of its
 # database), and Tracker 3.4's local connection on the same contacts. Writes OUT_DIR/results.tsv
 # (system, path, count, operation, µs, unit, results) and the charts (plot.gnuplot).
+# PHONEBOOK_OPS=fetch,email: only those Quarry operations (phonebook_bench --ops); Tracker runs all.
 set -euo pipefail
 build=$(realpath "${1:?usage: run.sh BUILD_DIR [OUT_DIR] [MAX_COUNT]}")
 here=$(dirname "$(realpath "$0")")
 out=$(realpath -m "${2:-$here/out}")
 max=${3:-12800}
+min=${4:-50}
+ops=()
+[ -n "${PHONEBOOK_OPS:-}" ] && ops=(--ops "$PHONEBOOK_OPS")
 bench="$build/bench/phonebook/phonebook_bench"
 store_bin="$build/store/daemon/quarry-store"
 ontology="$here/../../ontology"
@@ -34,7 +38,7 @@ run_store() {  # $1 count: quarry-store on a private bus, the bench as its clien
       org.freedesktop.DBus.NameHasOwner string:org.quarry.Store1 2>/dev/null | grep -q true && break
     sleep 0.1
   done
-  "$bench" --count "$1" --database "$db" --path store >> "$tsv"
+  "$bench" --count "$1" --database "$db" --path store "${ops[@]}" >> "$tsv"
   printf 'quarry\tstore_server\t%s\tstore_peak_rss_kib\t%s\tKiB\t0\n' "$1" "$(peak_kib $store_pid)" >> "$tsv"
   kill "$store_pid"; wait "$store_pid" || true
   kill "$bus_pid"; wait "$bus_pid" 2>/dev/null || true
@@ -42,11 +46,11 @@ run_store() {  # $1 count: quarry-store on a private bus, the bench as its clien
   unset DBUS_SESSION_BUS_ADDRESS
 }
 
-count=50
+count=$min
 while [ "$count" -le "$max" ]; do
   echo "phonebook: $count contacts" >&2
   mkdir -p "$work/embedded-$count" "$work/tracker-$count"
-  "$bench" --count "$count" --database "$work/embedded-$count" --path embedded >> "$tsv"
+  "$bench" --count "$count" --database "$work/embedded-$count" --path embedded "${ops[@]}" >> "$tsv"
   run_store "$count"
   "$bench" --count "$count" --json "$work/contacts-$count.json"
   /usr/bin/python3 "$here/tracker_phonebook.py" "$work/contacts-$count.json" "$work/tracker-$count" >> "$tsv"

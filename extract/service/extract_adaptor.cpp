@@ -4,6 +4,7 @@
 #include <sdbus-c++/sdbus-c++.h>
 
 #include <map>
+#include <memory>
 
 #include "extract/service/log.h"
 
@@ -21,6 +22,8 @@ std::map<std::string, sdbus::Variant> StatusMap(const StatusSnapshot& status) {
           {"extracted", sdbus::Variant(status.extracted)},
           {"failed", sdbus::Variant(status.failed)},
           {"skipped", sdbus::Variant(status.skipped)},
+          {"unwritten", sdbus::Variant(status.unwritten)},
+          {"cpu_percent", sdbus::Variant(status.cpu_percent)},
           {"workers", sdbus::Variant(static_cast<uint32_t>(status.worker_pids.size()))},
           {"worker_pids", sdbus::Variant(status.worker_pids)}};
 }
@@ -32,10 +35,22 @@ void Register(sdbus::IObject& object, ExtractorService& service) {
       });
   object.registerMethod("GetMetadata").onInterface(kExtractInterface)
       .withInputParamNames("uri", "mime").withOutputParamNames("sparql")
-      .implementedAs([&service](const std::string& uri, const std::string& /*mime: advisory*/) {
-        auto sparql = service.GetMetadata(uri);
-        if (!sparql) throw ToDbusError(sparql.error());
-        return std::move(*sparql);
+      .implementedAs([&service](sdbus::Result<std::string>&& result, const std::string& uri,
+                                const std::string& /*mime: advisory*/) {
+        // Answered later from a worker slot's thread: the bus thread goes on serving
+        // GetStatus and Queue meanwhile. (std::function needs a copyable callable.)
+        auto reply = std::make_shared<sdbus::Result<std::string>>(std::move(result));
+        service.GetMetadata(uri, [reply](Result<std::string> sparql) {
+          try {
+            if (sparql) {
+              reply->returnResults(*sparql);
+            } else {
+              reply->returnError(ToDbusError(sparql.error()));
+            }
+          } catch (const sdbus::Error& error) {
+            LogWarning(fmt::format("answering GetMetadata: {}", error.what()));
+          }
+        });
       });
   object.registerMethod("GetStatus").onInterface(kExtractInterface).withOutputParamNames("status")
       .implementedAs([&service]() { return StatusMap(service.Status()); });

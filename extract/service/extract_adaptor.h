@@ -1,7 +1,9 @@
 // The D-Bus face of quarry-extract (DESIGN.md "D-Bus", extract/README.md): org.quarry.Extract1
 // on /org/quarry/Extract1 under the name org.quarry.Extract1 — Queue(as uris),
 // GetMetadata(s uri, s mime) -> s sparql, GetStatus() -> a{sv}. sdbus-c++ stays in this unit.
-// Thread-safety: construct and destroy on the main thread; handlers run on the bus thread.
+// Thread-safety: construct and destroy on the main thread; handlers run on the bus thread,
+// GetMetadata replies go out from the service's worker slot threads (sdbus-c++ serialises its
+// connection), so stop the service before destroying the adaptor.
 #pragma once
 
 #include <memory>

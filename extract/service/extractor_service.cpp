@@ -47,10 +47,12 @@ void ExtractorService::Stop() {
     }
   }
   jobs_changed_.notify_all();
+  stop_requested_.notify_all();
   if (dispatcher_.joinable()) dispatcher_.join();
   for (std::thread& slot : slots_) {
     if (slot.joinable()) slot.join();
   }
+  AnswerPendingMetadata();
   {
     const std::lock_guard lock(mutex_);
     slots_done_ = true;
@@ -70,20 +72,43 @@ Result<void> ExtractorService::Queue(const std::vector<std::string>& urls) {
   return {};
 }
 
-Result<std::string> ExtractorService::GetMetadata(const std::string& url) {
+void ExtractorService::GetMetadata(const std::string& url, MetadataReply reply) {
   const auto path = FileUrlToPath(url);
   if (!path) {
-    return Error(Errc::kInvalidArgument,
-                 fmt::format("'{}' is not a file:// URL with an absolute path", url));
+    reply(Error(Errc::kInvalidArgument,
+                fmt::format("'{}' is not a file:// URL with an absolute path", url)));
+    return;
   }
-  QUARRY_ASSIGN_OR_RETURN(auto worker, WorkerProcess::Spawn(settings_.worker_argv));
-  QUARRY_TRY(worker->WaitReady(std::chrono::milliseconds(60'000)));
-  Outcome outcome = worker->Run(*path, url, "", settings_.time_limit);
-  if (outcome.kind == Outcome::Kind::kExtracted) return std::move(outcome.text);
-  if (outcome.kind == Outcome::Kind::kNothing) return Error(Errc::kUnsupported, outcome.text);
-  return Error(Errc::kInvalidArgument,
-               outcome.module.empty() ? outcome.text
-                                      : fmt::format("extractor {}: {}", outcome.module, outcome.text));
+  {
+    const std::lock_guard lock(mutex_);
+    if (!stopping_) {
+      // Ahead of the queue: someone waits for this one. file_iri "" names the file by its URL.
+      jobs_.push_front(Job{url, *path, "", 0, std::move(reply)});
+      reply = nullptr;
+    }
+  }
+  if (reply) {
+    reply(Error(Errc::kUnsupported, "quarry-extract is stopping"));
+    return;
+  }
+  jobs_changed_.notify_all();
+}
+
+// Stop(): GetMetadata calls no slot took get their answer.
+void ExtractorService::AnswerPendingMetadata() {
+  std::vector<MetadataReply> replies;
+  {
+    const std::lock_guard lock(mutex_);
+    for (auto job = jobs_.begin(); job != jobs_.end();) {
+      if (!job->reply) {
+        ++job;
+        continue;
+      }
+      replies.push_back(std::move(job->reply));
+      job = jobs_.erase(job);
+    }
+  }
+  for (MetadataReply& reply : replies) reply(Error(Errc::kUnsupported, "quarry-extract is stopping"));
 }
 
 StatusSnapshot ExtractorService::Status() const {
@@ -97,10 +122,13 @@ StatusSnapshot ExtractorService::Status() const {
   for (const pid_t pid : worker_pids_) {
     if (pid > 0) status.worker_pids.push_back(static_cast<int32_t>(pid));
   }
+  status.queued += static_cast<uint32_t>(in_dispatch_);
   status.extracted = extracted_;
   status.failed = failed_;
   status.skipped = skipped_;
-  const bool busy = status.queued > 0 || !status.current.empty() || !to_write_.empty() ||
+  status.unwritten = static_cast<uint32_t>(unwritten_);
+  status.cpu_percent = static_cast<uint32_t>(settings_.cpu_percent);
+  const bool busy = status.queued > 0 || !status.current.empty() || unwritten_ > 0 ||
                     dispatching_ || writing_;
   status.state = !loaded_ ? "starting" : busy ? "extracting" : "idle";
   return status;
@@ -110,9 +138,13 @@ Connection* ExtractorService::StoreLocked() {
   if (store_) return store_.get();
   auto connection = Connection::Bus(settings_.store);
   if (!connection) {
-    LogWarning(connection.error().ToString());
+    // Once per outage: the dispatcher and the writer retry every second.
+    if (!store_away_reported_) LogWarning(connection.error().ToString() + "; retrying");
+    store_away_reported_ = true;
     return nullptr;
   }
+  if (store_away_reported_) LogInfo("the store is back");
+  store_away_reported_ = false;
   store_ = std::move(*connection);
   store_->SetUpdateSource("miner");  // the extractor's writes never trigger writeback
   return store_.get();
@@ -161,10 +193,12 @@ void ExtractorService::DispatchLoop() {
     {
       const std::lock_guard lock(mutex_);
       dispatching_ = true;
+      in_dispatch_ = urls.size();
     }
     while (!stopping_ && !Dispatch(urls)) std::this_thread::sleep_for(kRetryPause);
     const std::lock_guard lock(mutex_);
     dispatching_ = false;
+    in_dispatch_ = 0;
   }
 }
 
@@ -185,6 +219,7 @@ bool ExtractorService::Dispatch(const std::vector<std::string>& urls) {
   {
     const std::lock_guard lock(mutex_);
     for (Job& job : jobs) jobs_.push_back(std::move(job));
+    in_dispatch_ = 0;
   }
   jobs_changed_.notify_all();
   return true;
@@ -205,7 +240,7 @@ std::vector<ExtractorService::Job> ExtractorService::Resolve(const std::vector<s
   std::vector<Job> jobs;
   uint64_t skipped = 0;
   for (const std::string& url : urls) {
-    Job job{url, *FileUrlToPath(url), url, 0};
+    Job job{url, *FileUrlToPath(url), url, 0, nullptr};
     struct stat info {};
     // Gone (the miner deletes it) or not a regular file: nothing to extract or record.
     if (::stat(job.path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;

@@ -8,6 +8,11 @@
 // A failed file keeps its basic facts and gets its failure (reason, module) recorded with the
 // mtime tried, so it is not retried until it changes; the pipeline never stops on one file. On
 // start the files the store marks as not yet extracted are queued behind any Queue call.
+// While the store is away (stopped, restarting, crashed) results wait in memory, up to
+// max_unwritten of them, and are written when it is back; a result beyond that bound is
+// dropped and its file goes back to the queue, to be extracted again: no file is lost.
+// GetMetadata runs on the worker slots, ahead of the queue, and answers through a callback, so
+// the D-Bus thread never waits for an extraction.
 // Thread-safety: Queue, GetMetadata and Status from any thread (the D-Bus thread); Start and
 // Stop from the owner's thread.
 #pragma once
@@ -19,6 +24,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,7 +42,11 @@ struct ServiceSettings {
   std::vector<std::string> worker_argv;  // runs one worker (this binary --worker ...)
   unsigned workers = 2;
   std::chrono::milliseconds time_limit{30'000};  // per file
-  int throttle = 0;  // 0 (full speed) .. 20: each worker rests throttle x 25 ms between files
+  // Each worker's CPU budget in percent of one core (quarry.toml [throttle]): after a file the
+  // slot rests until the worker's CPU time over the wall time is within it. 100: no rest.
+  int cpu_percent = 100;
+  size_t max_unwritten = 256;                  // results kept while the store is away ...
+  size_t max_unwritten_bytes = size_t{64} << 20;  // ... and their SPARQL bytes
 };
 
 // GetStatus (extract/README.md lists the keys).
@@ -47,8 +57,14 @@ struct StatusSnapshot {
   uint64_t extracted = 0;
   uint64_t failed = 0;
   uint64_t skipped = 0;
+  uint32_t unwritten = 0;  // results waiting to be written (the store is slow or away)
+  uint32_t cpu_percent = 100;
   std::vector<int32_t> worker_pids;
 };
+
+// GetMetadata's answer: the SPARQL update, or why there is none. Called once, on a slot thread
+// (or on the caller's thread for a bad URL or a stopping service).
+using MetadataReply = std::function<void(Result<std::string>)>;
 
 class ExtractorService {
  public:
@@ -63,8 +79,9 @@ class ExtractorService {
   void Stop();
   // file:// URLs, ahead of the backlog; anything else is kInvalidArgument naming it.
   Result<void> Queue(const std::vector<std::string>& urls);
-  // One file in a fresh sandboxed worker, nothing stored: the SPARQL update it would get.
-  Result<std::string> GetMetadata(const std::string& url);
+  // One file on the next free worker slot, ahead of the queue, nothing stored: `reply` gets
+  // the SPARQL update it would get. Returns at once.
+  void GetMetadata(const std::string& url, MetadataReply reply);
   StatusSnapshot Status() const;
 
  private:
@@ -73,6 +90,7 @@ class ExtractorService {
     std::string path;
     std::string file_iri;  // the miner's resource, or the URL when the store has none
     int64_t mtime_us = 0;
+    MetadataReply reply;  // set for GetMetadata: answer it, store nothing
   };
   struct Written {
     Job job;
@@ -86,10 +104,13 @@ class ExtractorService {
   std::vector<Job> Resolve(const std::vector<std::string>& urls, Cursor& rows);
   void SlotLoop(size_t slot);
   void EnsureWorker(size_t slot, std::unique_ptr<WorkerProcess>& worker);
+  void RunJob(size_t slot, std::unique_ptr<WorkerProcess>& worker, Job& job);
+  void RestFor(std::chrono::microseconds rest);
   void Finish(const Job& job, Outcome outcome);
   void WriterLoop();
-  void WriteBatch(std::vector<Written>& batch);
+  std::vector<Written> WriteBatch(std::vector<Written>& batch);
   void Counted(const Written& written);
+  void AnswerPendingMetadata();
   Connection* StoreLocked();
 
   const ServiceSettings settings_;
@@ -99,10 +120,15 @@ class ExtractorService {
   mutable std::mutex mutex_;  // guards everything below up to the threads
   std::condition_variable jobs_changed_;
   std::condition_variable written_changed_;
+  std::condition_variable stop_requested_;  // wakes slots resting for the CPU budget
   std::deque<Job> jobs_;
   std::deque<Written> to_write_;
   std::vector<std::string> current_;  // per slot
   std::vector<pid_t> worker_pids_;    // per slot, 0 when none
+  size_t unwritten_ = 0;        // results in to_write_ or in the writer's hands
+  size_t unwritten_bytes_ = 0;
+  bool overflow_reported_ = false;
+  size_t in_dispatch_ = 0;      // URLs the dispatcher holds (waiting for the store lookup)
   bool loaded_ = false;
   bool dispatching_ = false;
   bool writing_ = false;
@@ -113,6 +139,7 @@ class ExtractorService {
 
   std::mutex store_mutex_;  // one thread at a time per Connection
   std::unique_ptr<Connection> store_;
+  bool store_away_reported_ = false;
 
   std::thread dispatcher_;
   std::thread writer_;

@@ -4,15 +4,32 @@
 #include "extract/service/extract_state.h"
 #include "extract/service/extractor_service.h"
 #include "extract/service/log.h"
+#include "miner-fs/cpu_budget.h"
 
 namespace quarry::extract::service {
 namespace {
 
 constexpr size_t kWriteBatch = 64;  // file updates per BatchSparqlUpdate
 constexpr auto kRespawnPause = std::chrono::seconds(1);
+constexpr auto kStoreRetryPause = std::chrono::seconds(1);
 // Start-up of a worker (exec, libraries, sandbox) on a busy machine; not part of any file's time.
 constexpr auto kStartLimit = std::chrono::milliseconds(60'000);
-constexpr auto kThrottleStep = std::chrono::milliseconds(25);
+
+// The store is away (not running, restarting, lost) or cannot write just now: the update is
+// fine and is tried again later. Anything else is the store refusing this update.
+bool IsStoreAway(const Error& error) {
+  return error.code() == Errc::kIo || error.code() == Errc::kBusy ||
+         error.code() == Errc::kNoSpace;
+}
+
+// GetMetadata's answer from a worker's outcome.
+Result<std::string> MetadataOf(Outcome outcome) {
+  if (outcome.kind == Outcome::Kind::kExtracted) return std::move(outcome.text);
+  if (outcome.kind == Outcome::Kind::kNothing) return Error(Errc::kUnsupported, outcome.text);
+  return Error(Errc::kInvalidArgument,
+               outcome.module.empty() ? outcome.text
+                                      : fmt::format("extractor {}: {}", outcome.module, outcome.text));
+}
 
 }  // namespace
 
@@ -47,25 +64,47 @@ void ExtractorService::SlotLoop(size_t slot) {
       current_[slot] = job.url;
     }
     jobs_changed_.notify_all();  // the dispatcher may fetch the next batch
-    EnsureWorker(slot, worker);
-    Outcome outcome;
-    if (worker) {
-      outcome = worker->Run(job.path, job.url, job.file_iri, settings_.time_limit);
-    } else {
-      outcome.text = "cannot start a worker process";
-      std::this_thread::sleep_for(kRespawnPause);
-    }
-    // Killed by Stop(): not the file's fault; it stays unextracted for the next start.
-    if (!stopping_) Finish(job, std::move(outcome));
-    {
-      const std::lock_guard lock(mutex_);
-      current_[slot].clear();
-    }
-    if (!stopping_) EnsureWorker(slot, worker);  // a dead worker is replaced at once
-    if (settings_.throttle > 0) std::this_thread::sleep_for(kThrottleStep * settings_.throttle);
+    RunJob(slot, worker, job);
   }
   const std::lock_guard lock(mutex_);
   worker_pids_[slot] = 0;
+}
+
+void ExtractorService::RunJob(size_t slot, std::unique_ptr<WorkerProcess>& worker, Job& job) {
+  EnsureWorker(slot, worker);
+  Outcome outcome;
+  std::chrono::microseconds cpu_used{0};
+  const auto started = std::chrono::steady_clock::now();
+  if (worker) {
+    const auto cpu_before = worker->CpuTime();
+    outcome = worker->Run(job.path, job.url, job.file_iri, settings_.time_limit);
+    const auto cpu_after = worker->CpuTime();  // nullopt when the worker died on the file
+    if (cpu_before && cpu_after) cpu_used = *cpu_after - *cpu_before;
+  } else {
+    outcome.text = "cannot start a worker process";
+    std::this_thread::sleep_for(kRespawnPause);
+  }
+  const auto wall = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - started);
+  if (job.reply) {
+    job.reply(stopping_ ? Result<std::string>(Error(Errc::kUnsupported, "quarry-extract is stopping"))
+                        : MetadataOf(std::move(outcome)));
+  } else if (!stopping_) {
+    // Killed by Stop(): not the file's fault; it stays unextracted for the next start.
+    Finish(job, std::move(outcome));
+  }
+  {
+    const std::lock_guard lock(mutex_);
+    current_[slot].clear();
+  }
+  if (!stopping_) EnsureWorker(slot, worker);  // a dead worker is replaced at once
+  RestFor(miner::RestAfter(cpu_used, wall, settings_.cpu_percent));
+}
+
+void ExtractorService::RestFor(std::chrono::microseconds rest) {
+  if (rest.count() <= 0) return;
+  std::unique_lock lock(mutex_);
+  stop_requested_.wait_for(lock, rest, [this] { return stopping_.load(); });
 }
 
 void ExtractorService::Finish(const Job& job, Outcome outcome) {
@@ -88,7 +127,19 @@ void ExtractorService::Finish(const Job& job, Outcome outcome) {
   }
   {
     const std::lock_guard lock(mutex_);
-    to_write_.push_back(std::move(written));
+    const bool has_room =
+        unwritten_ == 0 || (unwritten_ < settings_.max_unwritten &&
+                            unwritten_bytes_ + written.update.size() <= settings_.max_unwritten_bytes);
+    if (has_room) {
+      ++unwritten_;
+      unwritten_bytes_ += written.update.size();
+      to_write_.push_back(std::move(written));
+    } else if (!overflow_reported_) {
+      overflow_reported_ = true;
+      LogWarning(fmt::format("{} results wait for the store: further files go back to the queue",
+                             unwritten_));
+    }
+    if (!has_room) queue_.PushBacklog({job.url});  // extracted again once there is room
   }
   written_changed_.notify_all();
 }
@@ -110,9 +161,23 @@ void ExtractorService::WriterLoop() {
       }
       writing_ = true;
     }
-    WriteBatch(batch);
-    const std::lock_guard lock(mutex_);
+    std::vector<Written> kept = WriteBatch(batch);
+    std::unique_lock lock(mutex_);
     writing_ = false;
+    if (kept.empty()) continue;
+    if (stopping_ && slots_done_) {
+      // One last try failed: the files stay unextracted in the store, picked up next start.
+      LogWarning(fmt::format("{} results not written: the store is away", unwritten_));
+      to_write_.clear();
+      unwritten_ = 0;
+      unwritten_bytes_ = 0;
+      return;
+    }
+    // The store is away: keep the results, in order, and try again.
+    for (auto written = kept.rbegin(); written != kept.rend(); ++written) {
+      to_write_.push_front(std::move(*written));
+    }
+    written_changed_.wait_for(lock, kStoreRetryPause, [this] { return stopping_ && slots_done_; });
   }
 }
 
@@ -123,35 +188,53 @@ void ExtractorService::Counted(const Written& written) {
   } else {
     ++extracted_;
   }
+  --unwritten_;
+  unwritten_bytes_ -= written.update.size();
+  overflow_reported_ = false;
 }
 
-void ExtractorService::WriteBatch(std::vector<Written>& batch) {
+std::vector<ExtractorService::Written> ExtractorService::WriteBatch(std::vector<Written>& batch) {
   const std::lock_guard store_lock(store_mutex_);
   Connection* store = StoreLocked();
-  if (store == nullptr) {
-    // The files stay unextracted in the store and are picked up when the service restarts.
-    LogWarning(fmt::format("{} results not written: no store", batch.size()));
-    return;
-  }
+  if (store == nullptr) return std::move(batch);
   Batch request = store->CreateBatch();
   for (const Written& written : batch) request.Add(written.update);
-  if (request.Execute()) {
+  const auto executed = request.Execute();
+  if (executed) {
     for (const Written& written : batch) Counted(written);
-    return;
+    return {};
+  }
+  if (IsStoreAway(executed.error())) {
+    LogWarning(executed.error().ToString());
+    store_.reset();
+    return std::move(batch);
   }
   // One bad update must not lose the others: each alone, and a refused one as a failure.
-  for (Written& written : batch) {
+  for (size_t i = 0; i < batch.size(); ++i) {
+    Written& written = batch[i];
     auto done = store->Update(written.update);
-    if (!done) {
+    if (!done && !IsStoreAway(done.error())) {
       written.outcome.kind = Outcome::Kind::kFailed;
       written.outcome.text = "the store refused the result: " + done.error().ToString();
       LogWarning(fmt::format("{}: {}", written.job.path, written.outcome.text));
-      done = store->Update(StateOnlyUpdate(written.job.file_iri, written.job.url,
-                                           written.job.mtime_us, written.outcome.text,
-                                           written.outcome.module));
+      const size_t refused_size = written.update.size();
+      written.update = StateOnlyUpdate(written.job.file_iri, written.job.url, written.job.mtime_us,
+                                       written.outcome.text, written.outcome.module);
+      {
+        const std::lock_guard lock(mutex_);
+        unwritten_bytes_ = unwritten_bytes_ - refused_size + written.update.size();
+      }
+      done = store->Update(written.update);
     }
-    if (done) Counted(written);
+    if (!done && IsStoreAway(done.error())) {
+      store_.reset();
+      return {std::make_move_iterator(batch.begin() + static_cast<ptrdiff_t>(i)),
+              std::make_move_iterator(batch.end())};
+    }
+    // A state-only update the store refuses too: counted, nothing more can be recorded.
+    Counted(written);
   }
+  return {};
 }
 
 }  // namespace quarry::extract::service

@@ -11,9 +11,11 @@
 #include <filesystem>
 
 #include "extract/service/extract_adaptor.h"
+#include "extract/service/extract_config.h"
 #include "extract/service/log.h"
 #include "extract/service/sandbox.h"
 #include "extract/service/worker_main.h"
+#include "miner-fs/config.h"
 
 namespace {
 
@@ -27,7 +29,9 @@ struct Options {
   double timeout_seconds = 30;
   uint64_t memory_mib = 1024;
   uint64_t max_text_bytes = 1u << 20;
-  int throttle = 0;
+  std::string config_file;
+  int cpu_percent = 0;  // 0: from the config file
+  size_t max_unwritten = 256;
 };
 
 // The worker command line: this very binary, so a service and its workers never mismatch.
@@ -62,7 +66,22 @@ int RunService(const Options& options) {
   settings.worker_argv = WorkerArgv(options);
   settings.workers = options.workers;
   settings.time_limit = std::chrono::milliseconds(std::llround(options.timeout_seconds * 1000));
-  settings.throttle = options.throttle;
+  settings.max_unwritten = options.max_unwritten;
+  settings.cpu_percent = options.cpu_percent;
+  if (settings.cpu_percent == 0) {
+    ExtractConfig config;
+    if (auto loaded = LoadExtractConfig(options.config_file); loaded) {
+      config = std::move(*loaded);
+    } else {
+      // The miner refuses such a file; the extractor goes on with the default budget.
+      LogWarning(loaded.error().ToString() + fmt::format("; using default cpu_percent {}",
+                                                         config.cpu_percent));
+    }
+    for (const std::string& warning : config.warnings) {
+      LogWarning(fmt::format("{}: {}", options.config_file, warning));
+    }
+    settings.cpu_percent = config.cpu_percent;
+  }
   ExtractorService service(settings);
   service.Start();
   auto adaptor = ExtractAdaptor::Start(options.bus, service);
@@ -71,11 +90,12 @@ int RunService(const Options& options) {
     service.Stop();
     return 1;
   }
-  LogInfo(fmt::format("serving {} with {} workers", kExtractBusName, options.workers));
+  LogInfo(fmt::format("serving {} with {} workers at {}% of a core each", kExtractBusName,
+                      options.workers, settings.cpu_percent));
   int received = 0;
   sigwait(&stop_signals, &received);
+  service.Stop();  // answers pending GetMetadata calls while the bus connection still exists
   adaptor->reset();
-  service.Stop();
   LogInfo("stopped");
   return 0;
 }
@@ -84,6 +104,7 @@ int RunService(const Options& options) {
 
 int main(int argc, char** argv) {
   Options options;
+  options.config_file = quarry::miner::DefaultConfigFile().string();
   CLI::App app{"quarry-extract: extracts metadata and text of files into the Quarry store"};
   app.add_option("--bus", options.bus, "D-Bus address (default: the session bus)");
   app.add_option("--store-name", options.store_name, "bus name of quarry-store");
@@ -95,9 +116,16 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(uint64_t{64}, uint64_t{1} << 20));
   app.add_option("--max-text-bytes", options.max_text_bytes, "cap on the text stored per file")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 30));
-  app.add_option("--throttle", options.throttle,
-                 "0 (full speed) .. 20 (gentlest): each worker rests throttle x 25 ms per file")
-      ->check(CLI::Range(0, 20));
+  app.add_option("--config", options.config_file,
+                 "configuration file, its [throttle] section (default: "
+                 "$XDG_CONFIG_HOME/quarry/quarry.toml)");
+  app.add_option("--cpu-percent", options.cpu_percent,
+                 "each worker's CPU budget in percent of one core, instead of the config's "
+                 "throttle.cpu_percent (100: no limit)")
+      ->check(CLI::Range(1, 100));
+  app.add_option("--max-unwritten", options.max_unwritten,
+                 "results kept while the store is away; beyond, files go back to the queue")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 20));
   app.add_flag("--worker", options.worker, "run as a worker process (started by the service)")
       ->group("");
   CLI11_PARSE(app, argc, argv);

@@ -4,30 +4,17 @@
 #include <fmt/format.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <thread>
 
+#include "store/common/spawn.h"
+
 namespace quarry::extract::service {
 namespace {
-
-[[noreturn]] void ExecWorker(const std::vector<std::string>& argv, int request_read,
-                             int answer_write) {
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // a worker never outlives the service
-  ::dup2(request_read, STDIN_FILENO);
-  ::dup2(answer_write, STDOUT_FILENO);
-  sigset_t none;
-  sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  std::vector<char*> args;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
-  ::execv(args[0], args.data());
-  ::_exit(127);
-}
 
 std::string DescribeStatus(int status) {
   if (WIFSIGNALED(status)) {
@@ -54,16 +41,16 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::Spawn(const std::vector<st
     }
     return Error(Errc::kIo, fmt::format("cannot create the worker pipes: {}", strerror(pipe_errno)));
   }
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    const int fork_errno = errno;
-    for (const int fd : {requests[0], requests[1], answers[0], answers[1]}) ::close(fd);
-    return Error(Errc::kIo, fmt::format("cannot start a worker: {}", strerror(fork_errno)));
-  }
-  if (pid == 0) ExecWorker(argv, requests[0], answers[1]);
+  // A worker never outlives the service (SpawnChild's PR_SET_PDEATHSIG).
+  Result<pid_t> pid = SpawnChild(argv, {.stdin_fd = requests[0], .stdout_fd = answers[1]});
   ::close(requests[0]);
   ::close(answers[1]);
-  return std::unique_ptr<WorkerProcess>(new WorkerProcess(pid, requests[1], answers[0]));
+  if (!pid) {
+    ::close(requests[1]);
+    ::close(answers[0]);
+    return std::move(pid).error().WithContext("worker");
+  }
+  return std::unique_ptr<WorkerProcess>(new WorkerProcess(*pid, requests[1], answers[0]));
 }
 
 WorkerProcess::WorkerProcess(pid_t pid, int to_worker, int from_worker)
@@ -150,6 +137,17 @@ Outcome WorkerProcess::Run(const std::string& path, const std::string& url,
     outcome.text = std::move(frame);
     return outcome;
   }
+}
+
+std::optional<std::chrono::microseconds> WorkerProcess::CpuTime() const {
+  if (!alive_) return std::nullopt;
+  clockid_t clock{};
+  timespec used{};
+  if (::clock_getcpuclockid(pid_, &clock) != 0 || ::clock_gettime(clock, &used) != 0) {
+    return std::nullopt;
+  }
+  return std::chrono::seconds(used.tv_sec) +
+         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::nanoseconds(used.tv_nsec));
 }
 
 }  // namespace quarry::extract::service

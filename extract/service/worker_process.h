@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,8 @@ class WorkerProcess {
   Outcome Run(const std::string& path, const std::string& url, const std::string& file_iri,
               std::chrono::milliseconds time_limit);
   bool alive() const { return alive_; }
+  // CPU time the worker process has used so far (user + system); nullopt once it is gone.
+  std::optional<std::chrono::microseconds> CpuTime() const;
   pid_t pid() const { return pid_; }
 
  private:

@@ -10,12 +10,12 @@
 
 #include "store/client/backend.h"
 #include "store/client/bus_link.h"
-#include "store/client/parameter_text.h"
 #include "store/client/pipe_reader.h"
 #include "store/client/row_stream_cursor.h"
 #include "store/client/text_rows_cursor.h"
 #include "store/ipc/error_names.h"
 #include "store/ipc/graph_stream.h"
+#include "store/ipc/query_parameters.h"
 
 namespace quarry {
 namespace {
@@ -24,6 +24,19 @@ namespace {
 constexpr uint64_t kQueryTimeoutUs = 10ull * 60 * 1000 * 1000;
 
 using VariantMap = std::map<std::string, sdbus::Variant>;
+
+constexpr std::string_view kNotSupportedError = "org.freedesktop.DBus.Error.NotSupported";
+
+// A RowStreamCursor's bytes straight from the pipe while the store writes them.
+class PipeSource final : public RowSource {
+ public:
+  explicit PipeSource(std::shared_ptr<PipeReader> reader) : reader_(std::move(reader)) {}
+  Result<size_t> Read(char* out, size_t max) override { return reader_->Read(out, max); }
+  Result<std::vector<std::string>> Names() override { return reader_->Finish(); }
+
+ private:
+  std::shared_ptr<PipeReader> reader_;
+};
 
 class BusConnection;
 
@@ -41,16 +54,23 @@ class BusStatement final : public Statement::Impl {
 class BusConnection final : public Connection::Impl {
  public:
   explicit BusConnection(BusOptions options) : link_(std::move(options)) {}
-  Result<void> Ping() { return link_.Ping(); }
+  ~BusConnection() override { FinishInFlight(); }
+  Result<void> Ping() { return Link().Ping(); }
 
-  Result<Cursor> Query(std::string_view sparql) override {
-    if (transport_ == QueryTransport::kFdStream) return StreamQuery(sparql);
+  Result<Cursor> Query(std::string_view sparql) override { return Query(sparql, {}); }
+  // `parameters` travel beside the unchanged text (store/ipc/query_parameters.h): the store binds
+  // them into the query it keeps compiled for that text.
+  Result<Cursor> Query(std::string_view sparql, const engine::QueryParameters& parameters) {
+    // kAuto: the FD stream, the one path that carries types, variable names and any size at
+    // the cost of one round trip like SparqlQuery (bench/ipc); plain D-Bus only on a connection
+    // that cannot pass descriptors.
+    if (transport_ != QueryTransport::kPlainDBus) {
+      bool fd_unsupported = false;
+      auto streamed = StreamQuery(sparql, parameters, &fd_unsupported);
+      if (!fd_unsupported || transport_ == QueryTransport::kFdStream) return streamed;
+    }
     bool too_large = false;
-    auto plain = PlainQuery(sparql, &too_large);
-    // The store refused a reply that would not fit one D-Bus message (ReplyTooLarge): unless
-    // plain D-Bus was forced, the FD stream carries any size.
-    if (too_large && transport_ == QueryTransport::kAuto) return StreamQuery(sparql);
-    return plain;
+    return PlainQuery(sparql, &too_large, parameters);
   }
   Result<GraphAnswer> QueryGraph(std::string_view sparql) override;
   Result<Statement> Prepare(std::string_view sparql) override {
@@ -73,24 +93,38 @@ class BusConnection final : public Connection::Impl {
   }
 
  private:
-  Result<Cursor> StreamQuery(std::string_view sparql);
-  Result<Cursor> PlainQuery(std::string_view sparql, bool* too_large);
+  Result<Cursor> StreamQuery(std::string_view sparql,
+                             const engine::QueryParameters& parameters = {},
+                             bool* fd_unsupported = nullptr);
+  // A streamed query still in flight owns link_ on its call thread: every other use of link_
+  // first lets it finish (the rest of its rows wait in memory for its cursor).
+  void FinishInFlight() {
+    if (auto reader = in_flight_.lock()) (void)reader->Finish();
+    in_flight_.reset();
+  }
+  BusLink& Link() {
+    FinishInFlight();
+    return link_;
+  }
+  Result<Cursor> PlainQuery(std::string_view sparql, bool* too_large,
+                            const engine::QueryParameters& parameters = {});
   Result<void> CallWithPath(const char* interface, const char* method,
                             const std::filesystem::path& file);
 
   BusLink link_;
-  QueryTransport transport_ = QueryTransport::kFdStream;
+  std::weak_ptr<PipeReader> in_flight_;
+  QueryTransport transport_ = QueryTransport::kAuto;
   std::string source_;
 };
 
-Result<Cursor> BusStatement::Execute() {
-  QUARRY_ASSIGN_OR_RETURN(const std::string text, SubstituteParameters(sparql_, parameters));
-  return connection_.Query(text);
-}
+Result<Cursor> BusStatement::Execute() { return connection_.Query(sparql_, parameters); }
 
 // Query(s query, h fd, a{sv} options) -> as: the store writes every row into the pipe, closes
-// it, then replies. Rows are trusted only after a success reply.
-Result<Cursor> BusConnection::StreamQuery(std::string_view sparql) {
+// it, then replies. The cursor decodes rows as they come; the reply's error (a stream cut
+// short) comes from its Next() after the rows that did arrive.
+Result<Cursor> BusConnection::StreamQuery(std::string_view sparql,
+                                          const engine::QueryParameters& parameters,
+                                          bool* fd_unsupported) {
   int ends[2];
   if (::pipe2(ends, O_CLOEXEC) != 0) {
     return Error(Errc::kIo, fmt::format("cannot create a pipe: {}", std::strerror(errno)));
@@ -99,22 +133,41 @@ Result<Cursor> BusConnection::StreamQuery(std::string_view sparql) {
   // writer and of the reader thread on large results (bench/ipc). Best effort: the default
   // size still works.
   (void)::fcntl(ends[0], F_SETPIPE_SZ, 1 << 20);
-  UniqueFd write_end(ends[1]);
-  PipeReader reader{UniqueFd(ends[0])};
-  auto names = link_.Run([&](sdbus::IProxy& proxy) -> Result<std::vector<std::string>> {
-    auto call = proxy.createMethodCall(kSteroidsInterface, "Query");
-    call << std::string(sparql) << sdbus::UnixFd(write_end.get())
-         << VariantMap{{"version", sdbus::Variant(int32_t{1})}};
-    write_end.reset();  // the message holds its own copy; the store gets another
-    auto reply = proxy.callMethod(call, kQueryTimeoutUs);
-    std::vector<std::string> variable_names;
-    reply >> variable_names;
-    return variable_names;
-  });
-  auto stream = reader.Finish();
-  if (!names) return std::move(names).error();
-  if (!stream) return std::move(stream).error();
-  return Cursor(std::make_unique<RowStreamCursor>(std::move(*stream), std::move(*names)));
+  FinishInFlight();
+  auto write_end = std::make_shared<UniqueFd>(ends[1]);
+  VariantMap options{{"version", sdbus::Variant(int32_t{1})}};
+  if (!parameters.empty()) {
+    options.emplace(ipc::kParametersOption, ipc::EncodeParameters(parameters));
+  }
+  // The call blocks until the store has written the last row, so it runs on the reader's own
+  // thread while this one decodes rows (pipe_reader.h); link_ is its own until it returns.
+  auto reader = std::make_shared<PipeReader>(
+      UniqueFd(ends[0]),
+      [this, write_end, query = std::string(sparql), options = std::move(options)] {
+        return link_.Run([&](sdbus::IProxy& proxy) -> Result<std::vector<std::string>> {
+          auto call = proxy.createMethodCall(kSteroidsInterface, "Query");
+          call << query << sdbus::UnixFd(write_end->get()) << options;
+          write_end->reset();  // the message holds its own copy; the store gets another
+          auto reply = proxy.callMethod(call, kQueryTimeoutUs);
+          std::vector<std::string> variable_names;
+          reply >> variable_names;
+          return variable_names;
+        });
+      });
+  in_flight_ = reader;
+  // Compile errors and empty results come as the reply with no row: report them from Query().
+  QUARRY_ASSIGN_OR_RETURN(const bool ended, reader->WaitForData());
+  if (ended) {
+    auto names = reader->Finish();
+    if (!names) {
+      // A connection that cannot pass descriptors (no unix socket) fails before sending.
+      if (fd_unsupported) {
+        *fd_unsupported = names.error().message().find(kNotSupportedError) != std::string::npos;
+      }
+      return std::move(names).error();
+    }
+  }
+  return Cursor(std::make_unique<RowStreamCursor>(std::make_unique<PipeSource>(std::move(reader))));
 }
 
 // CONSTRUCT / DESCRIBE: the store streams (subject, predicate, object) rows (graph_stream.h),
@@ -145,15 +198,26 @@ Result<GraphAnswer> BusConnection::QueryGraph(std::string_view sparql) {
   return answer;
 }
 
-Result<Cursor> BusConnection::PlainQuery(std::string_view sparql, bool* too_large) {
-  auto rows = link_.Run([&](sdbus::IProxy& proxy) -> Result<std::vector<std::vector<std::string>>> {
-    std::vector<std::vector<std::string>> result;
+Result<Cursor> BusConnection::PlainQuery(std::string_view sparql, bool* too_large,
+                                         const engine::QueryParameters& parameters) {
+  using Rows = std::vector<std::vector<std::string>>;
+  auto rows = Link().Run([&](sdbus::IProxy& proxy) -> Result<Rows> {
+    Rows result;
     try {
-      proxy.callMethod("SparqlQuery")
-          .onInterface(kResourcesInterface)
-          .withTimeout(kQueryTimeoutUs)
-          .withArguments(std::string(sparql))
-          .storeResultsTo(result);
+      if (parameters.empty()) {
+        proxy.callMethod("SparqlQuery")
+            .onInterface(kResourcesInterface)
+            .withTimeout(kQueryTimeoutUs)
+            .withArguments(std::string(sparql))
+            .storeResultsTo(result);
+      } else {
+        proxy.callMethod("SparqlQueryWithOptions")
+            .onInterface(kResourcesInterface)
+            .withTimeout(kQueryTimeoutUs)
+            .withArguments(std::string(sparql),
+                           VariantMap{{ipc::kParametersOption, ipc::EncodeParameters(parameters)}})
+            .storeResultsTo(result);
+      }
     } catch (const sdbus::Error& error) {
       *too_large = error.getName() == ipc::kReplyTooLargeError;
       throw;
@@ -167,7 +231,7 @@ Result<Cursor> BusConnection::PlainQuery(std::string_view sparql, bool* too_larg
 // One request without a source: SparqlUpdate(s). Otherwise BatchSparqlUpdate(as, a{sv}), one
 // transaction, with the "source" option when set.
 Result<void> BusConnection::UpdateBatch(std::span<const std::string> requests) {
-  return link_.Run([&](sdbus::IProxy& proxy) -> Result<void> {
+  return Link().Run([&](sdbus::IProxy& proxy) -> Result<void> {
     if (requests.size() == 1 && source_.empty()) {
       proxy.callMethod("SparqlUpdate")
           .onInterface(kResourcesInterface)
@@ -186,7 +250,7 @@ Result<void> BusConnection::UpdateBatch(std::span<const std::string> requests) {
 }
 
 Result<StoreStatus> BusConnection::Status() {
-  return link_.Run([](sdbus::IProxy& proxy) -> Result<StoreStatus> {
+  return Link().Run([](sdbus::IProxy& proxy) -> Result<StoreStatus> {
     StoreStatus status;
     proxy.callMethod("GetStatus").onInterface(kStatusInterface).storeResultsTo(status.state);
     proxy.callMethod("GetProgress").onInterface(kStatusInterface).storeResultsTo(status.progress);
@@ -196,7 +260,7 @@ Result<StoreStatus> BusConnection::Status() {
 
 Result<void> BusConnection::CallWithPath(const char* interface, const char* method,
                                          const std::filesystem::path& file) {
-  return link_.Run([&](sdbus::IProxy& proxy) -> Result<void> {
+  return Link().Run([&](sdbus::IProxy& proxy) -> Result<void> {
     proxy.callMethod(method).onInterface(interface).withTimeout(kQueryTimeoutUs).withArguments(
         file.string());
     return Ok();

@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <string>
+#include <vector>
+
 #include "store/engine/sql_value_io.h"
+#include "store/engine/sqlite/transaction.h"
 #include "store/schema/quad_table.h"
 
 namespace quarry::engine {
@@ -32,9 +36,28 @@ Result<bool> HasQuadTable(Database& db) {
   return found;
 }
 
+namespace {
+
+// True when the quad table was made with Graph as its first column (before the columns followed
+// the primary key; schema/quad_table.cpp says why that matters).
+Result<bool> HasGraphFirstLayout(Database& db) {
+  QUARRY_ASSIGN_OR_RETURN(
+      Statement columns,
+      db.Prepare(fmt::format("SELECT name FROM pragma_table_info('{}') WHERE cid = 0",
+                             schema::kQuadTable)));
+  QUARRY_ASSIGN_OR_RETURN(const bool has_row, columns.Step());
+  return has_row && columns.ColumnText(0) == "Graph";
+}
+
+}  // namespace
+
 Result<void> CreateQuadTables(Database& db) {
-  for (const std::string& sql : schema::CreateQuadTablesSql()) QUARRY_TRY(db.Exec(sql));
-  return Ok();
+  QUARRY_ASSIGN_OR_RETURN(const bool is_old_layout, HasGraphFirstLayout(db));
+  QUARRY_ASSIGN_OR_RETURN(Transaction transaction, Transaction::Begin(db));
+  const std::vector<std::string> statements =
+      is_old_layout ? schema::RebuildQuadTableSql() : schema::CreateQuadTablesSql();
+  for (const std::string& sql : statements) QUARRY_TRY(db.Exec(sql));
+  return transaction.Commit();
 }
 
 bool IsBaseOntologyFile(std::string_view file_name) {

@@ -20,7 +20,8 @@ namespace quarry::engine {
 
 // Open mode is a property of the database: it has the quad table.
 Result<bool> HasQuadTable(Database& db);
-// Creates the quad and literal tables (a new open-mode database).
+// Creates the quad and literal tables (a new open-mode database), or rebuilds a quad table of
+// the old Graph-first layout in the current one (one transaction).
 Result<void> CreateQuadTables(Database& db);
 // The built-in base ontology an open-mode store follows: xsd, rdf/rdfs and nrl. (Tracker's own
 // file extends nfo: classes, so it cannot come without the Nepomuk files.)

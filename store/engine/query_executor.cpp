@@ -15,7 +15,10 @@ Result<Statement> PrepareQuery(Database& db, const sparql::SqlQuery& query,
 
 Result<void> BindQuery(Statement& statement, const sparql::SqlQuery& query,
                        const QueryParameters& parameters) {
-  for (size_t i = 0; i < query.binds.size(); ++i) {
+  // SQLite numbers up to the highest ?N the SQL names: a trailing slot whose SQL was dropped
+  // (a constant or ~parameter of an unused branch) is not there to bind.
+  const int last_index = statement.BindParameterCount();
+  for (size_t i = 0; i < query.binds.size() && static_cast<int>(i) < last_index; ++i) {
     QUARRY_TRY(BindValue(statement, static_cast<int>(i) + 1, query.binds[i]));
   }
   for (const sparql::NamedParameter& parameter : query.parameters) {
@@ -24,10 +27,8 @@ Result<void> BindQuery(Statement& statement, const sparql::SqlQuery& query,
       return Error(Errc::kInvalidArgument,
                    fmt::format("parameter ~{} has no value", parameter.name));
     }
-    const std::optional<int> found_index =
-        statement.BindParameterIndex(fmt::format(":p{}", parameter.index));
-    if (!found_index) continue;  // SQLite dropped an unused parameter
-    const int index = *found_index;
+    const int index = parameter.index;
+    if (index > last_index) continue;
     if (parameter.as_resource) {
       QUARRY_TRY(statement.Bind(index, std::string_view(found->second.value)));
       continue;

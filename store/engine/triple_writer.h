@@ -178,6 +178,7 @@ class TripleWriter {
   };
   std::vector<PendingRow> pending_;  // one per table, all for one subject
   std::unordered_map<std::string, std::string> grouped_update_sql_;  // column list -> SQL
+  std::unordered_map<const ontology::Property*, std::string> multi_insert_sql_;  // stable
   struct FreshValue {
     const ontology::Property* property;
     SqlValue value;

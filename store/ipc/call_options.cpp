@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "store/ipc/query_parameters.h"
 #include "store/ipc/row_encoder.h"
 
 namespace quarry::ipc {
@@ -52,10 +53,15 @@ Result<UpdateSource> ParseBatchOptions(const CallOptions& options) {
   return source;
 }
 
-Result<int> ParseStreamOptions(const CallOptions& options) {
-  int version = kStreamFormatVersion;
+Result<QueryOptions> ParseStreamOptions(const CallOptions& options) {
+  QueryOptions parsed;
+  parsed.version = kStreamFormatVersion;
   for (const auto& [key, value] : options) {
-    if (key != "version") return UnknownOption(key, "version");
+    if (key == kParametersOption) {
+      QUARRY_ASSIGN_OR_RETURN(parsed.parameters, DecodeParameters(value));
+      continue;
+    }
+    if (key != "version") return UnknownOption(key, "version, parameters");
     const std::optional<int64_t> number = AsInteger(value);
     if (!number) {
       return Error(
@@ -67,9 +73,18 @@ Result<int> ParseStreamOptions(const CallOptions& options) {
                    fmt::format("stream format version {} is unknown (this store writes version {})",
                                *number, kStreamFormatVersion));
     }
-    version = static_cast<int>(*number);
+    parsed.version = static_cast<int>(*number);
   }
-  return version;
+  return parsed;
+}
+
+Result<engine::QueryParameters> ParsePlainQueryOptions(const CallOptions& options) {
+  engine::QueryParameters parameters;
+  for (const auto& [key, value] : options) {
+    if (key != kParametersOption) return UnknownOption(key, kParametersOption);
+    QUARRY_ASSIGN_OR_RETURN(parameters, DecodeParameters(value));
+  }
+  return parameters;
 }
 
 }  // namespace quarry::ipc

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "store/common/result.h"
+#include "store/engine/cursor.h"
 #include "store/ipc/backend.h"
 
 namespace quarry::ipc {
@@ -18,7 +19,14 @@ using CallOptions = std::map<std::string, sdbus::Variant>;
 
 // "source": "miner" → kMiner; "source": "interactive" or no source → kInteractive.
 Result<UpdateSource> ParseBatchOptions(const CallOptions& options);
-// "version": 1 (any D-Bus integer type) or absent; the stream format version to write.
-Result<int> ParseStreamOptions(const CallOptions& options);
+// What Steroids.Query and SparqlQueryWithOptions were asked for.
+struct QueryOptions {
+  int version = 1;                      // the stream format version to write (Steroids only)
+  engine::QueryParameters parameters;  // `~name` values (query_parameters.h)
+};
+// Steroids.Query: "version": 1 (any D-Bus integer type) or absent; "parameters" a{s(ssss)}.
+Result<QueryOptions> ParseStreamOptions(const CallOptions& options);
+// Resources.SparqlQueryWithOptions: "parameters" only.
+Result<engine::QueryParameters> ParsePlainQueryOptions(const CallOptions& options);
 
 }  // namespace quarry::ipc

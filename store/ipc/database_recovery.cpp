@@ -55,28 +55,6 @@ Result<std::unique_ptr<engine::Store>> OpenChecked(const engine::StoreOptions& o
   return store;
 }
 
-// SQLite 3.40's quick_check reports "NULL value in T.C" for the NOT NULL key columns of a
-// WITHOUT ROWID table that holds no NULL at all (integrity_check says ok): every open-mode
-// database (its quad table) would be moved aside as broken on the next start. Such a finding
-// counts only when a NULL is really there.
-Result<bool> IsSpuriousNullFinding(engine::Database& db, std::string_view line) {
-  constexpr std::string_view kPrefix = "NULL value in ";
-  if (!line.starts_with(kPrefix)) return false;
-  const std::string_view place = line.substr(kPrefix.size());
-  const size_t dot = place.find('.');
-  if (dot == std::string_view::npos) return false;
-  const auto quoted = [](std::string_view name) {
-    std::string text = "\"";
-    for (const char c : name) text += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return text + "\"";
-  };
-  auto probe = db.Prepare(fmt::format("SELECT 1 FROM {} WHERE {} IS NULL LIMIT 1",
-                                      quoted(place.substr(0, dot)), quoted(place.substr(dot + 1))));
-  if (!probe) return false;  // not a table and column we can ask about: keep the finding
-  QUARRY_ASSIGN_OR_RETURN(const bool has_null, probe->Step());
-  return !has_null;
-}
-
 }  // namespace
 
 Result<void> CheckIntegrity(engine::Database& db, std::string_view pragma) {
@@ -87,8 +65,6 @@ Result<void> CheckIntegrity(engine::Database& db, std::string_view pragma) {
     if (!has_row) break;
     const std::string_view line = check.ColumnText(0);
     if (line == "ok") continue;
-    QUARRY_ASSIGN_OR_RETURN(const bool spurious, IsSpuriousNullFinding(db, line));
-    if (spurious) continue;
     if (!findings.empty()) findings += "; ";
     findings += line;
     if (findings.size() > 400) break;  // enough to tell what is wrong

@@ -111,8 +111,9 @@ std::optional<schema::RdfTerm> TermOfStreamValue(ValueKind kind, std::string_vie
 }
 
 Result<std::vector<std::string>> StepGraphIntoBlocks(engine::Store& store, const std::string& query,
-                                                     int fd, OutgoingBlocks& blocks) {
-  QUARRY_ASSIGN_OR_RETURN(const engine::TripleSet triples, store.QueryGraph(query));
+                                                     int fd, OutgoingBlocks& blocks,
+                                                     const engine::QueryParameters& parameters) {
+  QUARRY_ASSIGN_OR_RETURN(const engine::TripleSet triples, store.QueryGraph(query, parameters));
   for (const engine::Triple& triple : triples.triples()) {
     const std::string subject = triple.subject.kind == schema::RdfTerm::Kind::kBlank
                                     ? "_:" + triple.subject.value

@@ -42,6 +42,7 @@ std::optional<schema::RdfTerm> TermOfStreamValue(engine::ValueKind kind, std::st
 // Runs a CONSTRUCT / DESCRIBE query and appends its triples as rows to `blocks`, writing full
 // blocks to `fd` as far as the pipe takes them. Returns kTripleColumns.
 Result<std::vector<std::string>> StepGraphIntoBlocks(engine::Store& store, const std::string& query,
-                                                     int fd, OutgoingBlocks& blocks);
+                                                     int fd, OutgoingBlocks& blocks,
+                                                     const engine::QueryParameters& parameters = {});
 
 }  // namespace quarry::ipc

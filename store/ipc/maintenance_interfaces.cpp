@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -13,6 +14,7 @@
 #include "store/ipc/dbus_names.h"
 #include "store/ipc/interfaces.h"
 #include "store/ipc/log.h"
+#include "store/ipc/query_parameters.h"
 #include "store/ipc/reply.h"
 
 namespace quarry::ipc {
@@ -77,6 +79,17 @@ void RegisterStatus(sdbus::IObject& object, StatusBoard& status) {
       .onInterface(kStatusInterface)
       .withOutputParamNames("message")
       .implementedAs([&status]() { return status.message(); });
+  // {"translated": n, "reused": m}: query texts the readers compiled, and runs of a text they
+  // had compiled before (query_parameters.h).
+  object.registerMethod("GetQueryStatistics")
+      .onInterface(kStatusInterface)
+      .withOutputParamNames("statistics")
+      .implementedAs([]() {
+        const QueryStatistics& statistics = ProcessQueryStatistics();
+        return std::map<std::string, uint64_t>{
+            {"translated", statistics.translated.load(std::memory_order_relaxed)},
+            {"reused", statistics.reused.load(std::memory_order_relaxed)}};
+      });
   object.registerSignal("Progress")
       .onInterface(kStatusInterface)
       .withParameters<std::string, double>("status", "progress");

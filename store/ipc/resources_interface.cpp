@@ -8,6 +8,7 @@
 #include "store/ipc/call_options.h"
 #include "store/ipc/dbus_names.h"
 #include "store/ipc/interfaces.h"
+#include "store/ipc/query_parameters.h"
 #include "store/ipc/reply.h"
 
 namespace quarry::ipc {
@@ -25,9 +26,10 @@ size_t WireSize(std::string_view value) { return 3 + 4 + value.size() + 1; }
 // a ReplyTooLarge error as soon as the rows would exceed `max_bytes` on the wire: a reply over
 // dbus-daemon's (or sd-bus's) message limit gets the store's connection dropped. `too_large`
 // tells that error from the query's own.
-Result<Rows> CollectRows(engine::Store& store, const std::string& query, size_t max_bytes,
+Result<Rows> CollectRows(engine::Store& store, const std::string& query,
+                         const engine::QueryParameters& parameters, size_t max_bytes,
                          bool* too_large) {
-  QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, store.Query(query));
+  QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, CountedQuery(store, query, parameters));
   Rows rows;
   size_t bytes = 4;  // the outer array's length
   for (;;) {
@@ -65,6 +67,24 @@ Result<std::string> LoadRequest(const std::string& uri) {
   return fmt::format("LOAD <{}>", uri);
 }
 
+// SparqlQuery and SparqlQueryWithOptions: the rows in one reply, on a reader thread.
+void SubmitPlainQuery(Backend& backend, size_t max_reply_bytes, SharedReply<Rows> reply,
+                      std::string query, engine::QueryParameters parameters) {
+  backend.SubmitRead(
+      {[reply, query = std::move(query), parameters = std::move(parameters),
+        max_reply_bytes](engine::Store& store) {
+         bool too_large = false;
+         auto rows = CollectRows(store, query, parameters, max_reply_bytes, &too_large);
+         if (rows)
+           SendResults(reply, *rows);
+         else if (too_large)
+           SendNamedError(reply, kReplyTooLargeError, rows.error());
+         else
+           SendError(reply, rows.error());
+       },
+       FailWith(reply)});
+}
+
 void SubmitUpdate(Backend& backend, UpdateSource source, SharedReply<> reply,
                   std::vector<std::string> requests) {
   backend.SubmitWrite(source, {[reply, requests = std::move(requests)](engine::Store& store) {
@@ -91,19 +111,21 @@ void RegisterResources(sdbus::IObject& object, Backend& backend, size_t max_repl
       .withInputParamNames("query")
       .withOutputParamNames("rows")
       .implementedAs([&backend, max_reply_bytes](sdbus::Result<Rows>&& result, std::string query) {
+        SubmitPlainQuery(backend, max_reply_bytes, Share(std::move(result)), std::move(query), {});
+      });
+  // SparqlQuery with options: "parameters" (query_parameters.h), the `~name` values of a
+  // statement the store keeps compiled by its text.
+  object.registerMethod("SparqlQueryWithOptions")
+      .onInterface(kResourcesInterface)
+      .withInputParamNames("query", "options")
+      .withOutputParamNames("rows")
+      .implementedAs([&backend, max_reply_bytes](sdbus::Result<Rows>&& result, std::string query,
+                                                 CallOptions options) {
         auto reply = Share(std::move(result));
-        backend.SubmitRead(
-            {[reply, query = std::move(query), max_reply_bytes](engine::Store& store) {
-               bool too_large = false;
-               auto rows = CollectRows(store, query, max_reply_bytes, &too_large);
-               if (rows)
-                 SendResults(reply, *rows);
-               else if (too_large)
-                 SendNamedError(reply, kReplyTooLargeError, rows.error());
-               else
-                 SendError(reply, rows.error());
-             },
-             FailWith(reply)});
+        auto parameters = ParsePlainQueryOptions(options);
+        if (!parameters) return SendError(reply, parameters.error());
+        SubmitPlainQuery(backend, max_reply_bytes, reply, std::move(query),
+                         std::move(*parameters));
       });
   object.registerMethod("SparqlUpdate")
       .onInterface(kResourcesInterface)

@@ -9,6 +9,7 @@
 #include "store/ipc/graph_stream.h"
 #include "store/ipc/interfaces.h"
 #include "store/ipc/outgoing_blocks.h"
+#include "store/ipc/query_parameters.h"
 #include "store/ipc/reply.h"
 #include "store/ipc/row_encoder.h"
 
@@ -20,10 +21,13 @@ using Names = std::vector<std::string>;
 // Steps the whole query into `blocks`, writing to `fd` whatever the pipe takes on the way.
 // The cursor (and SQLite's read transaction) ends when this returns: rows the client has not
 // read yet stay in `blocks`.
-Result<Names> StepIntoBlocks(engine::Store& store, const std::string& query, int fd,
+// `parameters` are bound into the compiled query (query_parameters.h): the store's QueryCache
+// finds a repeated statement by its unchanged text.
+Result<Names> StepIntoBlocks(engine::Store& store, const std::string& query,
+                             const engine::QueryParameters& parameters, int fd,
                              OutgoingBlocks& blocks) {
-  if (IsGraphQuery(query)) return StepGraphIntoBlocks(store, query, fd, blocks);
-  QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, store.Query(query));
+  if (IsGraphQuery(query)) return StepGraphIntoBlocks(store, query, fd, blocks, parameters);
+  QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, CountedQuery(store, query, parameters));
   Names names;
   for (int column = 0; column < cursor.ColumnCount(); ++column) {
     names.push_back(cursor.VariableName(column));
@@ -39,10 +43,11 @@ Result<Names> StepIntoBlocks(engine::Store& store, const std::string& query, int
   return names;
 }
 
-void RunStreamQuery(engine::Store& store, const std::string& query, UniqueFd fd,
+void RunStreamQuery(engine::Store& store, const std::string& query,
+                    const engine::QueryParameters& parameters, UniqueFd fd,
                     StreamDrainer& drainer, const SharedReply<Names>& reply) {
   OutgoingBlocks blocks;
-  auto names = StepIntoBlocks(store, query, fd.get(), blocks);
+  auto names = StepIntoBlocks(store, query, parameters, fd.get(), blocks);
   if (!names) {
     fd.reset();
     return SendError(reply, names.error());
@@ -74,14 +79,17 @@ void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& d
                                           sdbus::UnixFd passed_fd, CallOptions options) {
         auto reply = Share(std::move(result));
         auto fd = std::make_shared<UniqueFd>(passed_fd.release());
-        auto version = ParseStreamOptions(options);
-        Result<void> usable = version ? MakeNonBlocking(fd->get()) : Result<void>(version.error());
+        auto parsed = ParseStreamOptions(options);
+        Result<void> usable = parsed ? MakeNonBlocking(fd->get()) : Result<void>(parsed.error());
         if (!usable) {
           fd->reset();
           return SendError(reply, usable.error());
         }
-        backend.SubmitRead({[reply, fd, query = std::move(query), &drainer](engine::Store& store) {
-                              RunStreamQuery(store, query, std::move(*fd), drainer, reply);
+        backend.SubmitRead({[reply, fd, query = std::move(query),
+                             parameters = std::move(parsed->parameters),
+                             &drainer](engine::Store& store) {
+                              RunStreamQuery(store, query, parameters, std::move(*fd), drainer,
+                                             reply);
                             },
                             [reply, fd](const Error& error) {
                               fd->reset();

@@ -20,6 +20,9 @@ inline constexpr std::string_view kLiteralTable = "quarry_literal";
 
 // The DDL of both tables and their indexes (s-p-o primary key, p-o and graph indexes).
 std::vector<std::string> CreateQuadTablesSql();
+// Databases made before the quad table's columns followed its key declared Graph first: the
+// statements that rebuild such a table in the current layout (in the caller's transaction).
+std::vector<std::string> RebuildQuadTableSql();
 
 // The comparable SQL value of a literal: INTEGER for integers and booleans, REAL for decimals,
 // doubles and floats whose lexical form parses, BLOB `text \0 lang` for lang strings, and the

@@ -29,7 +29,7 @@ struct OutputColumn {
 
 // A `~name` parameter bound at execution; its SQL form depends on where it was used.
 struct NamedParameter {
-  int index = 0;          // the SQL parameter is named :p<index>
+  int index = 0;          // the SQL parameter ?<index>, a slot of SqlQuery::binds
   std::string name;       // without '~'
   bool as_resource = false;  // bind the IRI text (compared through Resource.Uri)
   ontology::ValueType type = ontology::ValueType::kString;  // literal encoding otherwise
@@ -37,7 +37,8 @@ struct NamedParameter {
 
 struct SqlQuery {
   std::string sql;
-  std::vector<schema::SqlValue> binds;  // ?1 .. ?N in order, for constants
+  // ?1 .. ?N in order: constants, and NULL in the slots of `parameters`.
+  std::vector<schema::SqlValue> binds;
   std::vector<NamedParameter> parameters;
   std::vector<OutputColumn> columns;
 };

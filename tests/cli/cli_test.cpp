@@ -129,7 +129,7 @@ TEST_CASE("sparql: ASK answers in every format") {
   CHECK(db.Query("tsv", no) == "false\n");
 }
 
-TEST_CASE("sparql: an update is visible to the next query; parameters; explain") {
+TEST_CASE("sparql: an update is visible to the next query, parameters, explain") {
   const SampleDatabase db;
   QuarryOk({"sparql", "--database", db.database(), "--update",
             "DELETE DATA { <urn:s1> nmm:trackNumber 1 } ; "

@@ -41,7 +41,7 @@ TEST_CASE("Bus errors: no store on the bus is said so") {
   CHECK(unreachable.error().ToString().starts_with("quarry-store is not running on unix:path="));
 }
 
-TEST_CASE("Bus errors: a store that goes away fails the call; the next call finds it again") {
+TEST_CASE("Bus errors: a store that goes away fails the call, the next call finds it again") {
   StoreFixture store;
   auto bus = store.Bus();
   REQUIRE(bus->Update(kEx + "INSERT DATA { <urn:a> a ex:Song ; ex:title \"A\" }").ok());

@@ -1,6 +1,8 @@
 // Queries over the FD stream and over plain D-Bus give the rows direct access gives.
 #include <doctest/doctest.h>
 
+#include <optional>
+
 #include "tests/client/client_fixture.h"
 
 namespace quarry::testing {
@@ -73,6 +75,64 @@ TEST_CASE("Bus queries: the FD stream keeps variable names, kinds and language t
   CHECK(cursor->Kind(1) == ValueKind::kBlankNode);
   CHECK_FALSE(cursor->IsBound(2));
   CHECK_FALSE(*cursor->Next());
+}
+
+TEST_CASE("Bus queries: a default connection streams typed, named rows of every size") {
+  StoreFixture store;
+  auto connection = Connection::Bus(store.bus.options());  // no transport set: kAuto
+  REQUIRE(connection.ok());
+  Populate(**connection);
+  auto direct = store.Direct();
+  for (const std::string& sparql :
+       {kEx + "SELECT ?t { <urn:typed> ex:title ?t }",
+        kEx + "SELECT ?a ?n { ?a a ex:Artist ; ex:name ?n } ORDER BY ?a"}) {
+    CHECK(QueryRows(**connection, sparql, /*typed=*/true) == QueryRows(*direct, sparql, true));
+  }
+  auto cursor = (*connection)->Query(kEx + "SELECT ?t { <urn:typed> ex:title ?t }");
+  REQUIRE(cursor.ok());
+  CHECK(cursor->VariableName(0) == "t");
+}
+
+TEST_CASE("Bus queries: a cursor still streaming survives the connection's next calls") {
+  // Over 1 MiB (the pipe): the store is still writing the first query when the second and an
+  // update go out on the same connection; the first cursor's rows wait in memory meanwhile.
+  StoreFixture store;
+  auto bus = store.Bus();
+  Populate(*bus);
+  const std::string all = kEx + "SELECT ?a ?n ?pad { ?a a ex:Artist ; ex:name ?n "
+                                "BIND(CONCAT(?n, \"" + std::string(200, 'p') + "\") AS ?pad) } "
+                                "ORDER BY ?a";
+  auto expected = QueryRows(*store.Direct(), all, /*typed=*/true);
+  REQUIRE(expected.size() == 10001);
+  auto streaming = bus->Query(all);
+  REQUIRE(streaming.ok());
+  REQUIRE(*streaming->Next());
+  const std::string first = fmt::format("{}:{}@", static_cast<int>(streaming->Kind(1)),
+                                        streaming->GetString(1));
+  CHECK(QueryRows(*bus, kEx + "SELECT ?t { <urn:typed> ex:title ?t }", false).size() == 1);
+  REQUIRE(bus->Update(kEx + "INSERT DATA { <urn:late> a ex:Artist ; ex:name \"late\" }").ok());
+  auto rest = ReadRows(*streaming, /*typed=*/true);
+  CHECK(first == expected.front()[1]);
+  REQUIRE(rest.size() == expected.size() - 1);
+  CHECK(rest.back() == expected.back());
+  CHECK(rest.front() == expected[1]);
+
+  // A connection closed with a cursor still streaming leaves the cursor whole.
+  std::optional<Cursor> orphan;
+  {
+    auto short_lived = store.Bus();
+    auto cursor = short_lived->Query(all);
+    REQUIRE(cursor.ok());
+    orphan.emplace(std::move(*cursor));
+  }
+  CHECK(ReadRows(*orphan, true).size() == expected.size() + 1);  // with <urn:late>
+  // A cursor dropped halfway costs the store only that call.
+  {
+    auto dropped = bus->Query(all);
+    REQUIRE(dropped.ok());
+    REQUIRE(*dropped->Next());
+  }
+  CHECK(QueryRows(*bus, kEx + "SELECT ?t { <urn:typed> ex:title ?t }", false).size() == 1);
 }
 
 TEST_CASE("Bus statements: ~parameters are sent as SPARQL terms") {

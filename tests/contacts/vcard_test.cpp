@@ -62,7 +62,7 @@ TEST_CASE("vCard 4.0: PREF, IMPP, tel: URIs and quoted parameter values") {
   CHECK(c.ims[0] == ImAddress{"xmpp", "bo@chat"});
 }
 
-TEST_CASE("A malformed vCard is reported with its line and skipped; the others import") {
+TEST_CASE("A malformed vCard is reported with its line and skipped, the others import") {
   const std::string text =
       "BEGIN:VCARD\nVERSION:3.0\nUID:good-1\nFN:One\nEND:VCARD\n"
       "BEGIN:VCARD\nVERSION:3.0\nUID:bad\nFN:Two\nthis line has no colon\nEND:VCARD\n"

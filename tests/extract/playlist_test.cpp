@@ -78,7 +78,7 @@ TEST_CASE("playlist: entry IRIs are stable per playlist and position") {
   CHECK(first->related[0].iri.starts_with(ElementIri(FileUrl(path.string()))));
 }
 
-TEST_CASE("playlist: an empty playlist has zero entries; a FIFO is refused") {
+TEST_CASE("playlist: an empty playlist has zero entries, a FIFO is refused") {
   const testing::TempDir dir;
   auto empty = RunPlaylist(dir.Write("e.m3u", "#EXTM3U\n").string(), "audio/x-mpegurl");
   REQUIRE(empty.ok());

@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <functional>
 #include <map>
 #include <memory>
@@ -33,13 +36,30 @@ class ExtractServiceFixture {
 
   TempDir& files() { return files_; }
 
-  // Starts quarry-extract with `extra` options and waits until it answers GetStatus.
-  void StartExtract(const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> argv{QUARRY_EXTRACT_BIN, "--bus", bus_.address()};
+  // Starts quarry-extract with `extra` options and waits until it answers GetStatus. Its
+  // config file is config_file() (absent unless WriteConfig ran), never the user's. With
+  // `capture_stderr`, its log goes to a file (ExtractLog()) instead of the test's stderr.
+  void StartExtract(const std::vector<std::string>& extra = {}, bool capture_stderr = false) {
+    std::vector<std::string> argv{QUARRY_EXTRACT_BIN, "--bus", bus_.address(), "--config",
+                                  config_file().string()};
     argv.insert(argv.end(), extra.begin(), extra.end());
+    if (capture_stderr) {
+      argv.insert(argv.begin(), {"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>>" + log_file().string()});
+    }
     extract_ = std::make_unique<ChildProcess>(argv, /*capture_stdout=*/false);
     WaitFor([this] { return TryStatus().has_value(); }, "quarry-extract did not come up");
   }
+  std::filesystem::path config_file() const { return data_ / "quarry.toml"; }
+  std::filesystem::path log_file() const { return data_ / "extract.log"; }
+  void WriteConfig(const std::string& toml) { data_.Write("quarry.toml", toml); }
+  std::string ExtractLog() const {
+    std::ifstream file(log_file());
+    return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  }
+  // The store vanishes (SIGKILL) and comes back on the same database.
+  void KillStore() { bus_.KillStore(); }
+  void RestartStore() { bus_.StartStore(data_ / "db"); }
+  const std::string& bus_address() const { return bus_.address(); }
   void StopExtract() {
     REQUIRE(extract_);
     const int status = extract_->Stop(SIGTERM, std::chrono::seconds(20));

@@ -11,9 +11,11 @@
 #include <thread>
 
 #include "extract/core/iri.h"
+#include "extract/service/extract_config.h"
 #include "extract/service/extract_state.h"
 #include "extract/service/file_queue.h"
 #include "extract/service/sandbox.h"
+#include "extract/service/worker_process.h"
 #include "extract/service/worker_protocol.h"
 #include "tests/support/temp_dir.h"
 
@@ -144,6 +146,51 @@ TEST_CASE("Sandbox: no network, no file writes, no exec, but reading works") {
         }) == 0);
   CHECK_FALSE(std::filesystem::exists(created));
   CHECK(std::filesystem::exists(existing));
+}
+
+TEST_CASE("LoadExtractConfig: quarry.toml [throttle] through the miner's loader") {
+  testing::TempDir dir;
+  SUBCASE("no file: the miner's default budget, no warnings") {
+    const auto config = LoadExtractConfig(dir / "missing.toml");
+    REQUIRE(config.ok());
+    CHECK(config->cpu_percent == 60);
+    CHECK(config->warnings.empty());
+  }
+  SUBCASE("cpu_percent, and Tracker's level when it is absent") {
+    CHECK(LoadExtractConfig(dir.Write("a.toml", "[throttle]\ncpu_percent = 40\n"))->cpu_percent == 40);
+    CHECK(LoadExtractConfig(dir.Write("b.toml", "[throttle]\nlevel = 20\n"))->cpu_percent == 20);
+  }
+  SUBCASE("a bad value keeps the default and names its key; other sections are the miner's") {
+    const auto config = LoadExtractConfig(
+        dir.Write("c.toml", "[throttle]\ncpu_percent = \"fast\"\n[writes]\nbatch_files = 0\n"));
+    REQUIRE(config.ok());
+    CHECK(config->cpu_percent == 60);
+    CHECK(config->warnings ==
+          std::vector<std::string>{"throttle.cpu_percent: expected a number; using default 60"});
+  }
+  SUBCASE("not TOML: an error naming the file") {
+    const auto config = LoadExtractConfig(dir.Write("d.toml", "[throttle\n"));
+    REQUIRE_FALSE(config.ok());
+    CHECK(config.error().ToString().find("d.toml") != std::string::npos);
+  }
+}
+
+TEST_CASE("WorkerProcess::CpuTime reads the worker's own CPU clock (the throttle's input)") {
+  // A "worker" that burns CPU, then waits: its CPU time grows while this thread only sleeps.
+  auto worker = WorkerProcess::Spawn(
+      {"/bin/sh", "-c", "i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done; sleep 60"});
+  REQUIRE(worker.ok());
+  const auto first = (*worker)->CpuTime();
+  REQUIRE(first.has_value());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  std::optional<std::chrono::microseconds> later;
+  do {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    later = (*worker)->CpuTime();
+    REQUIRE(later.has_value());
+  } while (*later < *first + std::chrono::milliseconds(30) &&
+           std::chrono::steady_clock::now() < deadline);
+  CHECK(*later >= *first + std::chrono::milliseconds(30));
 }
 
 }  // namespace

@@ -1,38 +1,45 @@
 // ChildProcess: a program the tests start (dbus-daemon, quarry-store), always reaped.
 //
 // The destructor stops a still-running child (SIGTERM, then SIGKILL after 5 s) and waits for
-// it, so a failing REQUIRE never leaks a process; PR_SET_PDEATHSIG kills the child should the
-// test binary itself die.
+// it, so a failing REQUIRE never leaks a process; SpawnChild's PR_SET_PDEATHSIG kills the child
+// should the test binary itself die.
 #pragma once
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "store/common/spawn.h"
+#include "store/common/unique_fd.h"
+
 namespace quarry::testing {
 
 class ChildProcess {
  public:
-  // Starts `argv`; with `capture_stdout`, the child's stdout is readable through stdout_fd().
-  ChildProcess(const std::vector<std::string>& argv, bool capture_stdout) {
+  // Starts `argv` (looked up in PATH); with `capture_stdout`, the child's stdout is readable
+  // through stdout_fd(); with `stderr_file`, its stderr is appended to that file.
+  ChildProcess(const std::vector<std::string>& argv, bool capture_stdout,
+               const std::filesystem::path& stderr_file = {}) {
     int out[2] = {-1, -1};
     if (capture_stdout) REQUIRE(::pipe2(out, O_CLOEXEC) == 0);
-    pid_ = ::fork();
-    REQUIRE(pid_ >= 0);
-    if (pid_ == 0) ExecChild(argv, out[1]);
-    if (capture_stdout) {
-      ::close(out[1]);
-      stdout_fd_ = out[0];
-    }
+    const UniqueFd err(stderr_file.empty()
+                           ? -1
+                           : ::open(stderr_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+    if (!stderr_file.empty()) REQUIRE_MESSAGE(err.valid(), stderr_file.string());
+    auto pid = SpawnChild(argv, {.stdout_fd = out[1], .stderr_fd = err.get(), .search_path = true});
+    if (capture_stdout) ::close(out[1]);
+    REQUIRE_MESSAGE(pid.ok(), (pid ? std::string() : pid.error().ToString()));
+    pid_ = *pid;
+    stdout_fd_ = out[0];
   }
   ~ChildProcess() {
     if (stdout_fd_ >= 0) ::close(stdout_fd_);
@@ -69,19 +76,6 @@ class ChildProcess {
   }
 
  private:
-  [[noreturn]] static void ExecChild(const std::vector<std::string>& argv, int stdout_write) {
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (stdout_write >= 0) ::dup2(stdout_write, STDOUT_FILENO);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    std::vector<char*> args;
-    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
-    ::_exit(127);
-  }
-
   pid_t pid_ = -1;
   int stdout_fd_ = -1;
   std::optional<int> exit_status_;

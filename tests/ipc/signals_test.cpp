@@ -170,7 +170,7 @@ TEST_CASE("GraphUpdated: insert, update and delete of a song, IDs only") {
   CHECK(signals.size() == 3);  // the artist is no notify class
 }
 
-TEST_CASE("GraphUpdated: a rename is one signal, deletes first; a deleted <a> carries <b>") {
+TEST_CASE("GraphUpdated: a rename is one signal, deletes first, a deleted <a> carries <b>") {
   SignalStore store;
   store.client.Update(R"(INSERT DATA { <urn:b1> a ex:Album . <urn:b2> a ex:Album .
                                        <urn:a> a ex:Song ; ex:title "Old" ; ex:partOf <urn:b1> })");

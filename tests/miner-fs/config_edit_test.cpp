@@ -8,7 +8,7 @@
 namespace quarry::miner {
 namespace {
 
-TEST_CASE("Config edits: --add keeps the defaults and other keys; --remove takes a folder out") {
+TEST_CASE("Config edits: --add keeps the defaults and other keys, --remove takes a folder out") {
   quarry::testing::TempDir dir;
   const UserDirs dirs{"/home/ada", {}};
   const std::filesystem::path file = dir.Write("quarry.toml", "[throttle]\nlevel = 3\n");

@@ -103,6 +103,56 @@ TEST_CASE("Crawler: a second crawl with nothing changed writes nothing") {
   CHECK(second.counting.children_queries == 3);
 }
 
+TEST_CASE("Crawler: a restart asks for the known children of a batch of folders in one query") {
+  EmbeddedStore embedded;
+  // 1 root, 12 folders below it, 3 below each of them: 49 folders on 3 levels.
+  for (int i = 0; i < 12; ++i) {
+    for (int k = 0; k < 3; ++k) embedded.dir.Write(fmt::format("root/f{}/g{}/x.txt", i, k), "x");
+  }
+  {
+    CrawlRun first(embedded);
+    first.Crawl(embedded.dir / "root");
+    CHECK(first.counting.children_queries == 0);  // every folder was new
+  }
+  CrawlRun second(embedded);
+  second.Crawl(embedded.dir / "root");
+  CHECK(second.counting.transactions == 0);
+  CHECK(second.crawler.stats().folders == 49);
+  // Breadth first: the root alone, then its 12 folders together, then their 36.
+  CHECK(second.counting.children_queries == 3);
+  CHECK(second.counting.children_folders == 49);
+  CHECK(second.crawler.stats().created == 0);
+  CHECK(second.crawler.stats().changed == 0);
+  CHECK(second.crawler.stats().deleted == 0);
+}
+
+TEST_CASE("Crawler: known children asked ahead are asked again after ForgetKnown") {
+  EmbeddedStore embedded;
+  embedded.dir.Write("root/a/one.txt", "1");
+  embedded.dir.Write("root/b/two.txt", "2");
+  {
+    CrawlRun first(embedded);
+    first.Crawl(embedded.dir / "root");
+  }
+  CrawlRun second(embedded);
+  REQUIRE(second.crawler.AddRoot({embedded.dir / "root", true}).ok());
+  REQUIRE(second.crawler.Step().ok());  // the root: a and b are queued
+  REQUIRE(second.crawler.Step().ok());  // a: asks for a and b together
+  CHECK(second.counting.children_queries == 2);
+  // Someone else indexes a file in b meanwhile (the miner's monitor): b's answer is stale.
+  embedded.dir.Write("root/b/three.txt", "3");
+  second.crawler.ForgetKnown();
+  {
+    CrawlRun other(embedded);
+    other.Crawl(embedded.dir / "root");
+  }
+  REQUIRE(second.crawler.Step().ok());  // b: asks again and finds three.txt known
+  CHECK(second.counting.children_queries == 3);
+  CHECK(second.crawler.stats().created == 0);
+  REQUIRE(second.batcher.Flush().ok());
+  CHECK(embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f nfo:fileName \"three.txt\" }") == "1");
+}
+
 TEST_CASE("Crawler: changes since the last crawl") {
   EmbeddedStore embedded;
   MakeTree(embedded.dir);

@@ -31,7 +31,7 @@ TEST_CASE("EventCoalescer: without a close, the quiet period decides") {
   CHECK(coalescer.TakeReady(kStart + milliseconds(3000)).size() == 1);
 }
 
-TEST_CASE("EventCoalescer: a move is one action; unpaired halves are a delete or a create") {
+TEST_CASE("EventCoalescer: a move is one action, unpaired halves are a delete or a create") {
   EventCoalescer coalescer(milliseconds(2000));
   SUBCASE("paired") {
     coalescer.Add({FsEventKind::kMovedFrom, "/d/old", true, 7}, kStart);

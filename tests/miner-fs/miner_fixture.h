@@ -37,11 +37,12 @@ class MinerFixture {
   }
   std::filesystem::path corpus() const { return dir / "corpus"; }
 
-  void StartMiner() {
+  // `stderr_file` (when set) receives the miner's log.
+  void StartMiner(const std::filesystem::path& stderr_file = {}) {
     miner = std::make_unique<quarry::testing::ChildProcess>(
         std::vector<std::string>{QUARRY_MINER_BIN, "--bus", bus.address(), "--config",
                                  (dir / "config/quarry.toml").string(), "--folder", corpus().string()},
-        /*capture_stdout=*/false);
+        /*capture_stdout=*/false, stderr_file);
   }
   void StopMiner() {
     const int status = miner->Stop(SIGTERM, 20s);

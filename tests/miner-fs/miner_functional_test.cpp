@@ -37,7 +37,7 @@ size_t ExpectedFiles(const std::filesystem::path& corpus) {
   return expected;
 }
 
-TEST_CASE("miner-fs: the corpus is indexed as the manifest says; a restart writes nothing") {
+TEST_CASE("miner-fs: the corpus is indexed as the manifest says, a restart writes nothing") {
   MinerFixture fixture;
   fixture.StartMiner();
   fixture.WaitUntilIdle();

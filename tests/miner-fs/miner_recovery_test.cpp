@@ -91,9 +91,18 @@ TEST_CASE("miner-fs: an inotify queue overflow triggers a re-crawl that finds th
   CHECK(fixture.Counts().at("indexed") == indexed_before + 2);
 }
 
+// How many lines of `log` contain `text`.
+size_t LinesWith(const std::filesystem::path& log, const std::string& text) {
+  std::ifstream in(log);
+  size_t count = 0;
+  for (std::string line; std::getline(in, line);) count += line.find(text) != std::string::npos;
+  return count;
+}
+
 TEST_CASE("miner-fs: a store restarted under the miner loses no change") {
   MinerFixture fixture;
-  fixture.StartMiner();
+  const std::filesystem::path log = fixture.dir / "miner.log";
+  fixture.StartMiner(log);
   fixture.WaitUntilIdle();
   fixture.bus.StopStore();
   fixture.dir.Write("corpus/Documents/written while the store was away.txt", "away");
@@ -107,6 +116,14 @@ TEST_CASE("miner-fs: a store restarted under the miner loses no change") {
   fixture.WaitForValue(fixture.CountUrl(fixture.corpus() / "MANIFEST.json"), "0");
   fixture.WaitUntilIdle();
   CHECK(fixture.Counts().at("failed") == 0);
+  // The store was away for about three retries: said once when it went, once when it was back.
+  CHECK(LinesWith(log, "store unavailable") == 1);
+  CHECK(LinesWith(log, "store reachable again") == 1);
+  auto client = StatusClient::Connect(fixture.bus.address());
+  REQUIRE(client.ok());
+  auto miner = (*client)->Miner();
+  REQUIRE(miner.ok());
+  CHECK(miner->errors.size() == 1);  // nor one error per retry
 }
 
 }  // namespace

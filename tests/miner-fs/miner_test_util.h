@@ -20,9 +20,11 @@ namespace quarry::miner::testing {
 class CountingStore final : public IndexStore {
  public:
   explicit CountingStore(IndexStore& inner) : inner_(inner) {}
-  Result<KnownChildren> Children(const std::string& folder_iri) override {
+  Result<std::unordered_map<std::string, KnownChildren>> Children(
+      const std::vector<std::string>& folder_iris) override {
     ++children_queries;
-    return inner_.Children(folder_iri);
+    children_folders += folder_iris.size();
+    return inner_.Children(folder_iris);
   }
   Result<std::optional<KnownChild>> Lookup(const std::string& uri) override {
     ++lookups;
@@ -33,7 +35,9 @@ class CountingStore final : public IndexStore {
     update_count += updates.size();
     return inner_.Apply(updates);
   }
-  int children_queries = 0;
+  Result<void> Ping() override { return inner_.Ping(); }
+  int children_queries = 0;   // queries
+  size_t children_folders = 0;  // folders they asked for
   int lookups = 0;
   int transactions = 0;
   size_t update_count = 0;

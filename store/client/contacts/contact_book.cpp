@@ -63,10 +63,12 @@ Result<void> ContactBook::Save(const std::vector<Contact>& contacts) {
   for (const auto& uid : existing) batch.Add(DeleteContactUpdate(ContactIri(uid)));
   for (size_t begin = 0; begin < uids.size(); begin += kChunk) {
     std::string update = fmt::format("{}INSERT DATA {{\n", kSparqlPrefixes);
+    std::set<std::string> stated;  // tags and photos shared by contacts of this request
     for (size_t i = begin; i < std::min(uids.size(), begin + kChunk); ++i) {
-      update += ContactTriples(contacts[last_of.at(uids[i])]);
+      AppendContactTriples(contacts[last_of.at(uids[i])], stated, update);
     }
-    batch.Add(update + "}");
+    update += "}";
+    batch.Add(std::move(update));
   }
   if (auto done = batch.Execute(); !done) {
     return std::move(done.error()).WithContext(fmt::format("saving {} contacts", uids.size()));
@@ -108,20 +110,22 @@ Result<std::vector<Contact>> ContactBook::FetchByUid(const std::vector<std::stri
 
 std::string ContactBook::FindQuery(const ContactFilter& filter) {
   std::string text = Statements::FindText(filter.kind);
-  const std::string key = SparqlString(FilterKey(filter));
-  for (size_t at = text.find("~key"); at != std::string::npos; at = text.find("~key", at)) {
-    text.replace(at, 4, key);  // once per UNION branch
-    at += key.size();
+  const KeyRange range = FilterRange(filter);
+  for (const auto& [name, value] : {std::pair{"~low", range.low}, std::pair{"~high", range.high}}) {
+    const std::string literal = SparqlString(value);
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at)) {
+      text.replace(at, std::string_view(name).size(), literal);  // once per UNION branch
+      at += literal.size();
+    }
   }
   return text;
 }
 
 Result<std::vector<Contact>> ContactBook::Find(const ContactFilter& filter) {
-  const std::string key = FilterKey(filter);
-  if (key.empty()) {
+  if (FilterRange(filter).low.empty()) {
     return Error(Errc::kInvalidArgument, fmt::format("empty search text \"{}\"", filter.text));
   }
-  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, statements_->Find(filter.kind, key));
+  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, statements_->Find(filter));
   QUARRY_ASSIGN_OR_RETURN(auto rows, ReadContacts(cursor));
   std::vector<Contact> found;
   for (auto& [id, contact] : rows) {

@@ -9,6 +9,10 @@
 namespace quarry::contacts {
 namespace {
 
+// Above every character a name can hold after the searched prefix: U+10FFFD, the largest code
+// point that is not a noncharacter (D-Bus refuses strings holding U+10FFFF).
+constexpr std::string_view kRangeEnd = "\xF4\x8F\xBF\xBD";
+
 void AddUnique(std::vector<std::string>& keys, std::string key) {
   if (!key.empty() && std::find(keys.begin(), keys.end(), key) == keys.end()) {
     keys.push_back(std::move(key));
@@ -26,6 +30,20 @@ std::vector<size_t> CodePointStarts(std::string_view text) {
   return starts;
 }
 
+// Drops each key that another key starts with: a range search for a prefix of it finds the
+// longer key too ("ada" adds nothing beside "ada lovelace0"; a family name's reverse is a
+// prefix of the full name's reverse), so a typical contact needs 2 name rows, not 3.
+void DropCoveredKeys(std::vector<std::string>& keys) {
+  std::vector<std::string> kept;
+  for (const auto& key : keys) {
+    const bool covered = std::ranges::any_of(keys, [&](const std::string& other) {
+      return other.size() > key.size() && other.starts_with(key);
+    });
+    if (!covered) kept.push_back(key);
+  }
+  keys = std::move(kept);
+}
+
 std::vector<std::string_view> NamesOf(const Contact& contact) {
   std::vector<std::string_view> names = {contact.full_name, contact.name.given, contact.name.family};
   for (const auto& nick : contact.nicknames) names.push_back(nick);
@@ -36,6 +54,16 @@ std::vector<std::string_view> NamesOf(const Contact& contact) {
 std::string LastDigits(std::string_view number, size_t count) {
   const std::string digits = PhoneDigits(number);
   return digits.size() <= count ? digits : digits.substr(digits.size() - count);
+}
+
+std::string_view KeyPredicate(ContactFilter::Kind kind) {
+  switch (kind) {
+    case ContactFilter::Kind::kNamePrefix: return "qco:nameKey";
+    case ContactFilter::Kind::kNameSuffix: return "qco:reversedNameKey";
+    case ContactFilter::Kind::kEmail: return "qco:emailKey";
+    case ContactFilter::Kind::kPhoneSuffix: return "qco:reversedPhoneKey";
+  }
+  return {};
 }
 
 }  // namespace
@@ -59,6 +87,19 @@ std::string LastCodePoints(std::string_view text, size_t count) {
   return std::string(count >= starts.size() ? text : text.substr(starts[starts.size() - count]));
 }
 
+std::string ReverseCodePoints(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  size_t end = text.size();
+  while (end > 0) {
+    size_t start = end - 1;
+    while (start > 0 && IsContinuation(text[start])) --start;
+    out.append(text.substr(start, end - start));
+    end = start;
+  }
+  return out;
+}
+
 std::string PhoneDigits(std::string_view number) {
   std::string digits;
   for (const char c : number) {
@@ -70,35 +111,44 @@ std::string PhoneDigits(std::string_view number) {
 ContactKeys KeysOf(const Contact& contact) {
   ContactKeys keys;
   for (const auto name : NamesOf(contact)) {
-    const std::string folded = FoldCase(name);
-    const size_t length = CodePointStarts(folded).size();
-    for (size_t n = 1; n <= std::min(length, kMaxNameKeyLength); ++n) {
-      AddUnique(keys.name_prefixes, FirstCodePoints(folded, n));
-      AddUnique(keys.name_suffixes, LastCodePoints(folded, n));
-    }
+    if (name.empty()) continue;
+    std::string folded = FoldCase(name);
+    AddUnique(keys.reversed_names, ReverseCodePoints(folded));
+    AddUnique(keys.names, std::move(folded));
   }
   for (const auto& email : contact.emails) AddUnique(keys.emails, FoldCase(email.address));
   for (const auto& phone : contact.phones) {
-    const std::string digits = PhoneDigits(phone.number);
-    for (size_t n = kMinPhoneKeyDigits; n <= std::min(digits.size(), kPhoneMatchDigits); ++n) {
-      AddUnique(keys.phone_suffixes, digits.substr(digits.size() - n));
-    }
+    std::string digits = PhoneDigits(phone.number);
+    std::reverse(digits.begin(), digits.end());
+    AddUnique(keys.reversed_phones, std::move(digits));
   }
+  DropCoveredKeys(keys.names);
+  DropCoveredKeys(keys.reversed_names);
+  DropCoveredKeys(keys.reversed_phones);
   return keys;
 }
 
-std::string FilterKey(const ContactFilter& filter) {
+KeyRange FilterRange(const ContactFilter& filter) {
+  KeyRange range{KeyPredicate(filter.kind), {}, {}};
   switch (filter.kind) {
-    case ContactFilter::Kind::kNamePrefix:
-      return FirstCodePoints(FoldCase(filter.text), kMaxNameKeyLength);
-    case ContactFilter::Kind::kNameSuffix:
-      return LastCodePoints(FoldCase(filter.text), kMaxNameKeyLength);
-    case ContactFilter::Kind::kEmail:
-      return FoldCase(filter.text);
-    case ContactFilter::Kind::kPhoneSuffix:
-      return LastDigits(filter.text, kPhoneMatchDigits);
+    case ContactFilter::Kind::kNamePrefix: range.low = FoldCase(filter.text); break;
+    case ContactFilter::Kind::kNameSuffix: range.low = ReverseCodePoints(FoldCase(filter.text)); break;
+    case ContactFilter::Kind::kEmail: return {range.predicate, FoldCase(filter.text), {}};
+    case ContactFilter::Kind::kPhoneSuffix: {
+      range.low = LastDigits(filter.text, kPhoneMatchDigits);
+      std::reverse(range.low.begin(), range.low.end());
+      break;
+    }
   }
-  return {};
+  if (!range.low.empty()) range.high = range.low + std::string(kRangeEnd);
+  return range;
+}
+
+std::string SearchSelector(ContactFilter::Kind kind) {
+  if (kind == ContactFilter::Kind::kEmail) return fmt::format("?c {} ~low .", KeyPredicate(kind));
+  // DISTINCT: "l" is a prefix of both "lena" and "lovelace0" of one contact.
+  return fmt::format("{{ SELECT DISTINCT ?c WHERE {{ ?c {} ?key FILTER(?key >= ~low && ?key < ~high) }} }}",
+                     KeyPredicate(kind));
 }
 
 bool Matches(const Contact& contact, const ContactFilter& filter) {

@@ -1,10 +1,10 @@
-// The search keys of ontology/39-qco.ontology. Every filter is an equality on an indexed
-// multi-valued column (`?c qco:namePrefixKey "ada"` compiles to `"qco:namePrefixKey" = ?`, an
-// index SEARCH). Why not a range `?k >= "p" && ?k < "p~"` over one key per name: the SPARQL
-// translator wraps each FILTER in coalesce(…, 0), which SQLite cannot match to an index, so a
-// range FILTER scans. Keys are therefore stored per prefix/suffix up to kMaxNameKeyLength
-// characters; a longer search looks up its first (last) kMaxNameKeyLength characters and the
-// book checks the rest on the few contacts found.
+// The search keys of ontology/39-qco.ontology: one row per name, email and phone number of a
+// contact. A name prefix filter is an index range over the case-folded names
+// (`?k >= "lo" && ?k < "lo\U0010FFFD"`: the translator leaves a FILTER's comparisons bare, so
+// SQLite searches the index between the two bounds and touches only matching rows); a name
+// suffix is a prefix of the reversed names, a phone suffix a prefix of the reversed digits, an
+// email an equality. Every range is exact (a key in it starts with the searched text), so the
+// key count per contact does not grow with the length of the names.
 // Pure; any thread.
 #pragma once
 
@@ -17,26 +17,37 @@
 
 namespace quarry::contacts {
 
-inline constexpr size_t kMaxNameKeyLength = 8;  // code points
-inline constexpr size_t kMinPhoneKeyDigits = 3;
-
 // Unicode case folding (ICU), so "Ölund" and "ölund" share keys.
 std::string FoldCase(std::string_view text);
 // The first / last `count` code points of UTF-8 `text` (all of it when shorter).
 std::string FirstCodePoints(std::string_view text, size_t count);
 std::string LastCodePoints(std::string_view text, size_t count);
+// `text` with its code points in reverse order (a suffix search becomes a prefix search).
+std::string ReverseCodePoints(std::string_view text);
 
+// Without keys that another key of the same list starts with (a range search finds the
+// longer one): e.g. the given name beside "given family", the family name's reverse beside
+// the full name's.
 struct ContactKeys {
-  std::vector<std::string> name_prefixes;  // qco:namePrefixKey
-  std::vector<std::string> name_suffixes;  // qco:nameSuffixKey
-  std::vector<std::string> emails;         // qco:emailKey
-  std::vector<std::string> phone_suffixes;  // qco:phoneSuffixKey
+  std::vector<std::string> names;            // qco:nameKey: folded FN, given, family, nicks
+  std::vector<std::string> reversed_names;   // qco:reversedNameKey: the same, reversed
+  std::vector<std::string> emails;           // qco:emailKey: folded addresses
+  std::vector<std::string> reversed_phones;  // qco:reversedPhoneKey: each number's digits, reversed
 };
 ContactKeys KeysOf(const Contact& contact);
 
-// The key a filter looks up, and whether a found contact really matches (the check beyond the
-// key's length, and the digit comparison of phone numbers).
-std::string FilterKey(const ContactFilter& filter);
+// What a filter searches: keys of `predicate` in [low, high), or equal to `low` when `high`
+// is empty. `low` is empty when the filter's text has nothing to search for.
+struct KeyRange {
+  std::string_view predicate;  // prefixed name, e.g. "qco:nameKey"
+  std::string low;
+  std::string high;
+};
+KeyRange FilterRange(const ContactFilter& filter);
+// The group pattern that binds ?c to each contact whose key of `kind` lies in the range of
+// the `~low` and `~high` parameters (once per contact, even when several of its names match).
+std::string SearchSelector(ContactFilter::Kind kind);
+// Whether a found contact matches (also what a live view checks on changed contacts).
 bool Matches(const Contact& contact, const ContactFilter& filter);
 
 // SPARQL string literals: quarry::SparqlString (store/common/sparql_quote.h).

@@ -7,7 +7,7 @@
 namespace quarry::contacts {
 namespace {
 
-enum Column { kIri = 0, kMedium, kV1, kV2, kV3, kV4, kV5, kV6, kV7, kV8, kV9, kV10, kId, kMarkers };
+enum Column { kV1 = 0, kV2, kV3, kV4, kV5, kV6, kV7, kV8, kV9, kV10, kId, kMarkers };
 constexpr std::string_view kKinds = "coretaiung";  // the groups of the marker columns, in order
 
 // The group of the row: the one marker column that is bound (0 if none is).

@@ -110,10 +110,10 @@ void KeyTriples(const Contact& contact, std::string& out) {
   auto add = [&](std::string_view predicate, const std::vector<std::string>& values) {
     for (const auto& value : values) Literal(out, predicate, value);
   };
-  add("qco:namePrefixKey", keys.name_prefixes);
-  add("qco:nameSuffixKey", keys.name_suffixes);
+  add("qco:nameKey", keys.names);
+  add("qco:reversedNameKey", keys.reversed_names);
   add("qco:emailKey", keys.emails);
-  add("qco:phoneSuffixKey", keys.phone_suffixes);
+  add("qco:reversedPhoneKey", keys.reversed_phones);
 }
 
 }  // namespace
@@ -149,15 +149,25 @@ std::string_view PhoneClass(const std::vector<std::string>& types) {
 }
 
 std::string ContactTriples(const Contact& contact) {
-  const std::string iri = ContactIri(contact.uid);
+  std::set<std::string> stated;
   std::string out;
+  AppendContactTriples(contact, stated, out);
+  return out;
+}
+
+void AppendContactTriples(const Contact& contact, std::set<std::string>& stated, std::string& out) {
+  const std::string iri = ContactIri(contact.uid);
   MediaTriples(contact, iri, out);
   if (HasAffiliation(contact)) AffiliationTriples(contact, iri, out);
   for (const auto& tag : contact.categories) {
-    out += fmt::format("{} a nao:Tag ; nao:prefLabel {} .\n",
-                       IriRef(std::string(kTagPrefix) + PercentEncode(tag)), SparqlString(tag));
+    std::string tag_iri = IriRef(std::string(kTagPrefix) + PercentEncode(tag));
+    if (!stated.insert(tag_iri).second) continue;
+    out += fmt::format("{} a nao:Tag ; nao:prefLabel {} .\n", tag_iri, SparqlString(tag));
   }
-  if (!contact.photo.empty()) out += fmt::format("{} a nie:InformationElement .\n", IriRef(contact.photo));
+  if (!contact.photo.empty()) {
+    std::string photo_iri = IriRef(contact.photo);
+    if (stated.insert(photo_iri).second) out += fmt::format("{} a nie:InformationElement .\n", photo_iri);
+  }
   out += fmt::format("{} a nco:PersonContact", IriRef(iri));
   Literal(out, "nco:contactUID", contact.uid);
   Literal(out, "nco:fullname", contact.full_name);
@@ -173,7 +183,6 @@ std::string ContactTriples(const Contact& contact) {
   Links(contact, iri, out);
   KeyTriples(contact, out);
   out += " .\n";
-  return out;
 }
 
 std::string DeleteContactUpdate(std::string_view iri) {
@@ -189,11 +198,11 @@ std::string DeleteContactUpdate(std::string_view iri) {
 std::string ContactsQuery(std::string_view selector) {
   // The selector is repeated in every branch: SQLite does not push a join into a UNION ALL,
   // so a selector outside would read every contact's media. A branch marks its rows by binding
-  // its own ?k_<kind> variable, not by a string constant: the translator passes constants as
-  // numbered SQL parameters, and a `~name` parameter of a prepared shape in an earlier branch
-  // would take one of those numbers.
+  // its own ?k_<kind> variable: the decoder tells the branches apart by which column is bound.
+  // The markers and the ID column are integers (tracker:id), not IRIs: an IRI column costs a
+  // lookup in Resource per row and marker, most of the work of reading a contact (issue 7).
   const auto branch = [&](std::string_view kind, std::string_view body) {
-    return fmt::format("{{ {} {} BIND(?c AS ?k_{}) }}", selector, body, kind);
+    return fmt::format("{{ {} {} BIND(tracker:id(?c) AS ?k_{}) }}", selector, body, kind);
   };
   const std::vector<std::string> branches = {
       branch("c", "?c nco:contactUID ?v1 OPTIONAL { ?c nco:fullname ?v2 } "
@@ -221,7 +230,7 @@ std::string ContactsQuery(std::string_view selector) {
       branch("g", "?c nao:hasTag ?m . ?m nao:prefLabel ?v1"),
   };
   return fmt::format(
-      "{}SELECT ?c ?m ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 tracker:id(?c) ?k_c ?k_o ?k_r ?k_e "
+      "{}SELECT ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 tracker:id(?c) ?k_c ?k_o ?k_r ?k_e "
       "?k_t ?k_a ?k_i ?k_u ?k_n ?k_g WHERE {{\n{}\n}}",
       kSparqlPrefixes, fmt::join(branches, "\nUNION\n"));
 }

@@ -5,6 +5,7 @@
 // Pure; any thread.
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -25,7 +26,10 @@ inline constexpr std::string_view kSparqlPrefixes =
 
 // `<iri>` with characters IRIREF forbids percent-encoded.
 std::string IriRef(std::string_view iri);
-// The triples of one contact (no prefixes, no INSERT DATA around them).
+// The triples of one contact (no prefixes, no INSERT DATA around them), appended to `out`.
+// Tags and photos are shared resources: their type (and a tag's label) is written only when
+// `stated` (the shared IRIs already written in the same request) lacks them, and added to it.
+void AppendContactTriples(const Contact& contact, std::set<std::string>& stated, std::string& out);
 std::string ContactTriples(const Contact& contact);
 // Deletes the stored contact `iri`, its media, affiliation and organization. Tags and photos
 // stay: other contacts may share them (a photo's IRI is its URI).
@@ -34,8 +38,8 @@ std::string DeleteContactUpdate(std::string_view iri);
 std::string_view PhoneClass(const std::vector<std::string>& types);
 
 // SELECT of whole contacts. `selector` is a group pattern binding ?c (e.g. a UID IN filter).
-// Columns: ?c ?m ?v1 ... ?v10 tracker:id(?c), then one marker per field group of which the
-// row's group alone is bound: ?k_c main, ?k_o affiliation, ?k_r organization, ?k_e email,
+// Columns: ?v1 ... ?v10 tracker:id(?c), then one marker per field group (the contact's ID) of
+// which the row's group alone is bound: ?k_c main, ?k_o affiliation, ?k_r organization, ?k_e email,
 // ?k_t phone, ?k_a address, ?k_i IM, ?k_u URL, ?k_n note, ?k_g tag (one row per group).
 std::string ContactsQuery(std::string_view selector);
 

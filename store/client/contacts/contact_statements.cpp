@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "store/client/contacts/contact_keys.h"
 #include "store/client/contacts/contact_sparql.h"
 
 namespace quarry::contacts {
@@ -12,12 +13,6 @@ std::string UidSlotsValues(size_t slots) {
   std::string values = "VALUES ?uid {";
   for (size_t i = 0; i < slots; ++i) values += fmt::format(" ~u{}", i);
   return values + " }";
-}
-
-std::string_view KeyPredicate(ContactFilter::Kind kind) {
-  static constexpr std::string_view kPredicates[] = {"qco:namePrefixKey", "qco:nameSuffixKey",
-                                                     "qco:emailKey", "qco:phoneSuffixKey"};
-  return kPredicates[static_cast<int>(kind)];
 }
 
 }  // namespace
@@ -35,7 +30,7 @@ std::string ContactBook::Statements::FetchUidsText(size_t slots) {
 }
 
 std::string ContactBook::Statements::FindText(ContactFilter::Kind kind) {
-  return ContactsQuery(fmt::format("?c {} ~key .", KeyPredicate(kind)));
+  return ContactsQuery(SearchSelector(kind));
 }
 
 Result<Statement*> ContactBook::Statements::Shape(const std::string& key,
@@ -75,10 +70,12 @@ Result<Cursor> ContactBook::Statements::ExistingUids(const std::vector<std::stri
                  begin, end);
 }
 
-Result<Cursor> ContactBook::Statements::Find(ContactFilter::Kind kind, const std::string& key) {
-  QUARRY_ASSIGN_OR_RETURN(Statement * statement,
-                          Shape(fmt::format("find/{}", static_cast<int>(kind)), FindText(kind)));
-  statement->BindString("key", key);
+Result<Cursor> ContactBook::Statements::Find(const ContactFilter& filter) {
+  const KeyRange range = FilterRange(filter);
+  QUARRY_ASSIGN_OR_RETURN(Statement * statement, Shape(fmt::format("find/{}", static_cast<int>(filter.kind)),
+                                                       FindText(filter.kind)));
+  statement->BindString("low", range.low);
+  if (!range.high.empty()) statement->BindString("high", range.high);
   return statement->Execute();
 }
 

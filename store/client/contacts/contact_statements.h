@@ -26,8 +26,8 @@ class ContactBook::Statements {
   Result<Cursor> FetchUids(const std::vector<std::string>& uids, size_t begin, size_t end);
   // The UIDs among uids[begin, end) that are stored (one column: the UID).
   Result<Cursor> ExistingUids(const std::vector<std::string>& uids, size_t begin, size_t end);
-  // Whole contacts carrying the qco: key `key` of `kind`.
-  Result<Cursor> Find(ContactFilter::Kind kind, const std::string& key);
+  // Whole contacts whose qco: keys match `filter` (contact_keys.h: FilterRange).
+  Result<Cursor> Find(const ContactFilter& filter);
 
   // The SPARQL of the shapes (for tests and `--explain`).
   static std::string FetchUidsText(size_t slots);

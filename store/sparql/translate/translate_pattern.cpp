@@ -78,10 +78,12 @@ std::string Translator::BindValue(schema::SqlValue value) {
 std::string Translator::BindParameter(const std::string& name, bool as_resource,
                                       ontology::ValueType type) {
   // One SQL parameter per use: the same ~name may be a resource in one place and a literal of
-  // some type in another, and each use is encoded for its place.
-  const int index = static_cast<int>(output_.parameters.size()) + 1;
-  output_.parameters.push_back({index, name, as_resource, type});
-  return fmt::format(":p{}", index);
+  // some type in another, and each use is encoded for its place. It takes the next number of
+  // the constants' ?1..?N (a NULL there until bound): a named :pN would take whatever number
+  // SQLite gives it where it first appears, which a constant after it may use too.
+  const std::string sql = BindValue(std::monostate{});
+  output_.parameters.push_back({static_cast<int>(output_.binds.size()), name, as_resource, type});
+  return sql;
 }
 
 std::string Translator::IriId(const std::string& iri) {

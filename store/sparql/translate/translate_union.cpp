@@ -163,7 +163,7 @@ Result<void> Translator::AddMinus(Fragment& fragment, const MinusPattern& minus,
     both_bound.push_back("(" + JoinWith(bound, " AND ") + ")");
   }
   if (!always_shares && both_bound.empty()) {
-    // Q's SQL is dropped: so are its constants, which are numbered ?1..?N in order.
+    // Q's SQL is dropped: so are its constants and ~parameters, numbered ?1..?N in order.
     output_.binds.resize(binds_before);
     output_.parameters.resize(parameters_before);
     return Ok();

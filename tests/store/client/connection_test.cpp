@@ -1,5 +1,9 @@
 // The public API: Connection, Cursor, Statement with ~parameters, Batch.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
 
 #include "quarry/connection.h"
 #include "tests/store/schema/test_ontology.h"
@@ -81,6 +85,51 @@ TEST_CASE("Statement: compiled once, run with different ~parameters") {
   auto missing = by_number->Execute();
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().ToString() == "parameter ~n has no value");
+}
+
+// Constants of the query and ~parameters used to share SQL parameter numbers: a `~name` written
+// before a literal took the literal's slot, so one of them was bound to the other's value.
+TEST_CASE("Statement: ~parameters and literals of one query each keep their own value") {
+  testing::TempDir dir;
+  auto connection = OpenTestConnection(dir);
+  REQUIRE(connection->Update(kEx + "INSERT DATA { <urn:a> a ex:Song ; ex:title \"A\" ; ex:track 1 . "
+                                   "<urn:b> a ex:Song ; ex:title \"B\" ; ex:track 2 }").ok());
+  const auto titles = [](Statement& statement) {
+    std::vector<std::string> found;
+    auto cursor = statement.Execute();
+    INFO((cursor ? std::string() : cursor.error().ToString()));
+    REQUIRE(cursor.ok());
+    while (*cursor->Next()) found.emplace_back(cursor->GetString(0));
+    return found;
+  };
+  SUBCASE("parameter before a FILTER constant") {
+    auto statement = connection->Prepare(kEx + "SELECT ?t { ?s ex:track ~n ; ex:title ?t FILTER (?t = \"B\") }");
+    REQUIRE(statement.ok());
+    statement->BindInteger("n", 2);
+    CHECK(titles(*statement) == std::vector<std::string>{"B"});
+    statement->BindInteger("n", 1);
+    CHECK(titles(*statement).empty());
+  }
+  SUBCASE("constant before a parameter, and a parameter between two constants") {
+    auto statement = connection->Prepare(
+        kEx + "SELECT ?t { ?s ex:title \"B\" ; ex:track ~n ; ex:title ?t FILTER (?t != \"A\") }");
+    REQUIRE(statement.ok());
+    statement->BindInteger("n", 2);
+    CHECK(titles(*statement) == std::vector<std::string>{"B"});
+  }
+  SUBCASE("UNION branches marked by constants, parameters in each") {
+    auto statement = connection->Prepare(
+        kEx + "SELECT ?t ?k { { ~s ex:title ?t BIND (\"title\" AS ?k) } UNION "
+              "{ ?x ex:track ~n ; ex:title ?t BIND (\"track\" AS ?k) } } ORDER BY ?k");
+    REQUIRE(statement.ok());
+    statement->BindIri("s", "urn:a");
+    statement->BindInteger("n", 2);
+    auto cursor = statement->Execute();
+    REQUIRE(cursor.ok());
+    std::vector<std::string> rows;
+    while (*cursor->Next()) rows.push_back(fmt::format("{}|{}", cursor->GetString(0), cursor->GetString(1)));
+    CHECK(rows == std::vector<std::string>{"A|title", "B|track"});
+  }
 }
 
 TEST_CASE("Connection: a second writer on the same folder opens read-only and says why") {

@@ -213,7 +213,7 @@ TEST_CASE("ChangeCapture: writeback names the changed nrl:writeback properties p
   CHECK(capture.reports()[1].writeback.count(capture.Id("urn:e1")) == 1);
 }
 
-TEST_CASE("ChangeCapture: without a sink nothing is reported; read-only stores refuse one") {
+TEST_CASE("ChangeCapture: without a sink nothing is reported, read-only stores refuse one") {
   CaptureStore capture;
   REQUIRE(capture.store()->SetChangeSink(nullptr).ok());
   capture.store().Update(kPrefixes + "INSERT DATA { <urn:s1> a ex:Song }");

@@ -74,7 +74,7 @@ TEST_CASE("string functions on a non-string are a type error: unbound") {
             .empty());
 }
 
-TEST_CASE("REGEX and REPLACE with flags i s m x q; a bad pattern is a clear error") {
+TEST_CASE("REGEX and REPLACE with flags i s m x q, a bad pattern is a clear error") {
   TestStore store;
   CHECK(Eval(*store, "REGEX(\"Alice\", \"^ali\", \"i\")") == "true^boolean");
   CHECK(Eval(*store, "REGEX(\"Alice\", \"^ali\")") == "false^boolean");

@@ -41,7 +41,7 @@ TEST_CASE("engine migration: a domain index added then removed keeps every value
   CHECK(store.Rows(kPrefixes + "SELECT ?t { ?s a ex:Song ; ex:title ?t } ORDER BY ?t") == Rows{"Alpha", "Beta"});
 }
 
-TEST_CASE("engine migration: new class and property become usable; unchanged files change nothing") {
+TEST_CASE("engine migration: new class and property become usable, unchanged files change nothing") {
   TestStore store;
   Fill(store);
   store.Reopen();

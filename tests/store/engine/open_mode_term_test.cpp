@@ -45,7 +45,7 @@ TEST_CASE("Open mode: isIRI, isBlank, isLiteral, isNumeric and sameTerm tell sto
         Rows{"<http://example.org/a>"});
 }
 
-TEST_CASE("Open mode: MIN, MAX keep the stored term; SUM of integers is an integer") {
+TEST_CASE("Open mode: MIN, MAX keep the stored term, SUM of integers is an integer") {
   OpenStore open;
   open.Update(kEx + "INSERT DATA { ex:a ex:n '1.0'^^xsd:decimal, '02'^^xsd:integer, 'z' . "
                     "ex:b ex:i 1, 2 }");
@@ -57,7 +57,7 @@ TEST_CASE("Open mode: MIN, MAX keep the stored term; SUM of integers is an integ
         Rows{"\"3\"^^<" + xsd + "integer>"});
 }
 
-TEST_CASE("GROUP_CONCAT(DISTINCT …; SEPARATOR …) joins each value once") {
+TEST_CASE("GROUP_CONCAT(DISTINCT …, SEPARATOR …) joins each value once") {
   OpenStore open;
   open.Update(kEx + "INSERT DATA { ex:a ex:t 'x', 'y' . ex:b ex:t 'x' }");
   const Rows rows =

@@ -57,7 +57,7 @@ TEST_CASE("ADD copies a graph's triples into another, keeping the target's") {
   CHECK(InGraph(open, "") == std::vector<std::string>{kA, kB, kD});
 }
 
-TEST_CASE("COPY replaces the target; MOVE also empties the source") {
+TEST_CASE("COPY replaces the target, MOVE also empties the source") {
   OpenStore open;
   open.Update(kData);
   open.Update("COPY <" + kG1 + "> TO <" + kG2 + ">");

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ class OpenStore {
     REQUIRE(opened.ok());
     store_ = std::move(*opened);
   }
+  void Close() { store_.reset(); }
+  std::filesystem::path database_file() const { return dir_.path() / "db" / "meta.db"; }
   engine::Store& store() { return *store_; }
   void Update(const std::string& sparql) { RequireUpdate(*store_, sparql); }
   // Rows of full terms in N-Triples-like form ("<iri>", "\"01\"^^<...>"), "-" when unbound.

@@ -6,14 +6,6 @@
 namespace quarry::testing {
 namespace {
 
-std::string Explain(TestStore& store, const std::string& query) {
-  auto plan = store->Explain(kPrefixes + query);
-  INFO((plan ? std::string() : plan.error().ToString()));
-  REQUIRE(plan.ok());
-  INFO(*plan);
-  return *plan;
-}
-
 TEST_CASE("the domain index answers ORDER BY title of a subclass without touching the superclass") {
   TestStore store;
   const std::string plan = Explain(store, "SELECT ?r ?t { ?r a ex:Song ; ex:title ?t } ORDER BY ?t");

@@ -139,7 +139,7 @@ TEST_CASE("Statement: named parameters, bad indexes and the SQL in messages") {
   CHECK(bound.error().ToString().find("SELECT :name, ?7") != std::string::npos);
 }
 
-TEST_CASE("Prepare: one statement; syntax errors quote the start of the SQL") {
+TEST_CASE("Prepare: one statement, syntax errors quote the start of the SQL") {
   const TempDir dir;
   Database db = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadWrite));
   CHECK(db.Prepare("SELECT 1;  \n").ok());

@@ -53,7 +53,7 @@ TEST_CASE("Transaction: rolls back when it goes out of scope uncommitted") {
   }
 }
 
-TEST_CASE("Transaction: Commit keeps the changes; a finished transaction refuses more") {
+TEST_CASE("Transaction: Commit keeps the changes, a finished transaction refuses more") {
   const TempDir dir;
   Database db = OpenWithTable(dir);
   Transaction transaction = Unwrap(Transaction::Begin(db));

@@ -91,4 +91,13 @@ class TestStore {
 
 inline const std::string kPrefixes = "PREFIX ex: <http://example.org/ex#>\n";
 
+// The SQL and SQLite's plan of `query` (ex: and xsd: declared), shown when a check fails.
+inline std::string Explain(TestStore& store, const std::string& query) {
+  auto plan = store->Explain(kPrefixes + "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n" + query);
+  INFO((plan ? std::string() : plan.error().ToString()));
+  REQUIRE(plan.ok());
+  INFO(*plan);
+  return *plan;
+}
+
 }  // namespace quarry::testing

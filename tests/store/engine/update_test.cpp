@@ -77,7 +77,7 @@ TEST_CASE("DELETE DATA, DELETE WHERE and DELETE/INSERT WHERE") {
   CHECK(store.Rows(kPrefixes + "SELECT ?g { ?s ex:genre ?g }").empty());
 }
 
-TEST_CASE("INSERT OR REPLACE replaces single values; plain INSERT refuses a second one") {
+TEST_CASE("INSERT OR REPLACE replaces single values, plain INSERT refuses a second one") {
   TestStore store;
   store.Update(kPrefixes + "INSERT DATA { <urn:s> a ex:Song ; ex:title \"Old\" }");
   const std::string error = store.UpdateError(kPrefixes + "INSERT DATA { <urn:s> ex:title \"New\" }");

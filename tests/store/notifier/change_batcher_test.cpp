@@ -139,7 +139,7 @@ TEST_CASE("ChangeBatcher: deleting a pending insert flushes before coalescing") 
   }
 }
 
-TEST_CASE("ChangeBatcher: Flush emits at once; empty changes are ignored") {
+TEST_CASE("ChangeBatcher: Flush emits at once, empty changes are ignored") {
   Harness h;
   h.batcher.Add({Changes("ex:A", {}, {})});
   CHECK(h.batcher.empty());

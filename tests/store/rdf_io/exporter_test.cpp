@@ -61,7 +61,7 @@ _:b1
 )");
 }
 
-TEST_CASE("TriG export writes every graph; Turtle the default graph or one graph") {
+TEST_CASE("TriG export writes every graph, Turtle the default graph or one graph") {
   RdfIoStore store;
   store.ImportOk("graphs.trig", kTurtlePrefixes + R"(
 <urn:s0> a ex:Song ; ex:title "default" .
@@ -104,7 +104,7 @@ TEST_CASE("TriG export writes every graph; Turtle the default graph or one graph
 )");
 }
 
-TEST_CASE("export of an unknown graph fails; an empty store exports only prefixes") {
+TEST_CASE("export of an unknown graph fails, an empty store exports only prefixes") {
   RdfIoStore store;
   CHECK(store.Export() == kExportPrefixes);
   std::ostringstream out;

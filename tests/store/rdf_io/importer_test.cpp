@@ -74,7 +74,7 @@ TEST_CASE("N-Triples and N-Quads import") {
   CHECK(store.Rows(kPrefixes + "SELECT ?t { GRAPH <urn:g> { ?s ex:title ?t } }") == Rows{"in g"});
 }
 
-TEST_CASE("TriG graph names become named graphs; --graph takes the default-graph triples") {
+TEST_CASE("TriG graph names become named graphs, --graph takes the default-graph triples") {
   RdfIoStore store;
   store.ImportOk("graphs.trig", kTurtlePrefixes + R"(
 <urn:s0> a ex:Song ; ex:title "default" .
@@ -137,7 +137,7 @@ TEST_CASE("unknown predicate: error at file:line:column, nothing imported") {
   CHECK(store.Rows("SELECT ?s { ?s a <http://example.org/ex#Song> }").empty());
 }
 
-TEST_CASE("syntax errors report file:line:column; columns count characters") {
+TEST_CASE("syntax errors report file:line:column, columns count characters") {
   RdfIoStore store;
   SUBCASE("missing punctuation") {
     const std::string message = store.ImportError("syntax.ttl", kTurtlePrefixes +

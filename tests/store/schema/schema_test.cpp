@@ -118,7 +118,7 @@ TEST_CASE("schema: the domain-index mirror follows inserts, updates, deletes and
   REQUIRE(!plan.empty());
 }
 
-TEST_CASE("schema: a new subclass row may carry its mirror; a wrong one is corrected") {
+TEST_CASE("schema: a new subclass row may carry its mirror, a wrong one is corrected") {
   const auto onto = LoadTest(testing::kTestDomain);
   MemoryDb db;
   db.ExecAll(CreateSchemaSql(*onto));

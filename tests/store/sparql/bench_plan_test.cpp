@@ -13,14 +13,6 @@ namespace {
 
 using Rows = std::vector<std::string>;
 
-std::string Explain(TestStore& store, const std::string& query) {
-  auto plan = store->Explain(kPrefixes + query);
-  INFO((plan ? std::string() : plan.error().ToString()));
-  REQUIRE(plan.ok());
-  INFO(*plan);
-  return *plan;
-}
-
 bool Has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 void AddMusic(TestStore& store) {

@@ -17,14 +17,6 @@ const std::string kModified =
     "ex:modified a rdf:Property ; rdfs:domain ex:Element ; rdfs:range xsd:dateTime ; "
     "nrl:maxCardinality 1 ; nrl:indexed true .\n";
 
-std::string Explain(TestStore& store, const std::string& query) {
-  auto plan = store->Explain(kPrefixes + "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n" + query);
-  INFO((plan ? std::string() : plan.error().ToString()));
-  REQUIRE(plan.ok());
-  INFO(*plan);
-  return *plan;
-}
-
 TEST_CASE("a range FILTER on an indexed dateTime searches its index") {
   TestStore store;
   store.SetDomainOntology(kModified);

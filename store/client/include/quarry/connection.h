@@ -5,8 +5,10 @@
 //            updates fail with a clear error. Tests, benchmarks and `quarry --database`.
 //   Direct() read-only WAL access to the database quarry-store writes; SPARQL compiles in this
 //            process (the fastest read path). Updates are refused.
-//   Bus()    quarry-store on D-Bus: queries stream through a pipe (Steroids FD stream) or, with
-//            QueryTransport::kPlainDBus, come back as one D-Bus reply; updates run in the store.
+//   Bus()    quarry-store on D-Bus: queries stream through a pipe (Steroids FD stream, rows
+//            decoded while the store writes them) or, with QueryTransport::kPlainDBus, come back
+//            as one D-Bus reply; updates run in the store. A cursor still streaming is read to
+//            its end into memory before the Connection's next call.
 // Thread-safety: one thread at a time per Connection.
 #pragma once
 
@@ -30,11 +32,13 @@ inline constexpr std::string_view kStoreBusName = "org.quarry.Store1";
 
 // How a Bus() connection fetches query rows.
 enum class QueryTransport {
-  kFdStream,   // Steroids Query(s, h, a{sv}): rows through a pipe, typed (the default)
-  kPlainDBus,  // Resources SparqlQuery(s) -> aas: text only, no types or variable names;
-               // forced (`--no-fd`): a result too large for one reply is an error
-  kAuto,       // plain SparqlQuery, switching to the FD stream by itself when the store says
-               // the result is too large for one D-Bus reply
+  kAuto,       // the default: the FD stream, whatever the size (typed, no size limit, one round
+               // trip like plain D-Bus: bench/ipc); plain SparqlQuery only when the bus
+               // connection cannot pass descriptors
+  kFdStream,   // forced (`--fd`): Steroids Query(s, h, a{sv}), rows through a pipe, typed,
+               // decoded while the store writes them
+  kPlainDBus,  // forced (`--no-fd`): Resources SparqlQuery(s) -> aas: text only, no types or
+               // variable names; a result too large for one reply is an error
 };
 
 // quarry-store's Status interface: "Idle" or "Busy" (restore, journal replay) and progress 0..1.

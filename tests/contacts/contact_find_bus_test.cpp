@@ -1,0 +1,49 @@
+// Issue 7: the name, email and phone filters through quarry-store (the range bounds travel as
+// D-Bus strings, which must be valid for D-Bus: no noncharacter such as U+10FFFF), by FD
+// stream and plain D-Bus, find what the embedded book finds.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "bench/phonebook/contact_generator.h"
+#include "quarry/contacts.h"
+#include "tests/support/bus_fixture.h"
+
+namespace quarry::contacts {
+namespace {
+
+std::vector<std::string> FoundUids(ContactBook& book, const ContactFilter& filter) {
+  auto found = book.Find(filter);
+  REQUIRE_MESSAGE(found.ok(), (found ? "" : found.error().ToString()));
+  std::vector<std::string> uids;
+  for (const auto& c : *found) uids.push_back(c.uid);
+  std::sort(uids.begin(), uids.end());
+  return uids;
+}
+
+TEST_CASE("Filters through quarry-store: name prefix and suffix, email, phone suffix") {
+  testing::BusFixture bus;
+  testing::TempDir dir;
+  bus.StartStore(dir.path(), QUARRY_ONTOLOGY_DIR);
+  auto connection = Connection::Bus(bus.options());
+  REQUIRE(connection.ok());
+  ContactBook book(**connection);
+  std::vector<Contact> contacts;
+  for (uint32_t i = 0; i < 40; ++i) contacts.push_back(bench::GenerateContact(i));
+  const auto saved = book.Save(contacts);
+  REQUIRE_MESSAGE(saved.ok(), (saved ? "" : saved.error().ToString()));
+  using Kind = ContactFilter::Kind;
+  for (const QueryTransport transport : {QueryTransport::kFdStream, QueryTransport::kPlainDBus}) {
+    CAPTURE(static_cast<int>(transport));
+    (*connection)->SetQueryTransport(transport);
+    CHECK(FoundUids(book, {Kind::kNamePrefix, "LOVELACE1"}) == std::vector<std::string>{"contact-000016"});
+    CHECK(FoundUids(book, {Kind::kNamePrefix, "Müll"}) ==
+          std::vector<std::string>{"contact-000009", "contact-000025"});
+    CHECK(FoundUids(book, {Kind::kNameSuffix, "RCÍA1"}) == std::vector<std::string>{"contact-000024"});
+    CHECK(FoundUids(book, {Kind::kEmail, "Person7@Work.Example"}) == std::vector<std::string>{"contact-000007"});
+    CHECK(FoundUids(book, {Kind::kPhoneSuffix, "030 1000444"}) == std::vector<std::string>{"contact-000012"});
+  }
+}
+
+}  // namespace
+}  // namespace quarry::contacts
