@@ -27,17 +27,6 @@ using VariantMap = std::map<std::string, sdbus::Variant>;
 
 constexpr std::string_view kNotSupportedError = "org.freedesktop.DBus.Error.NotSupported";
 
-// A RowStreamCursor's bytes straight from the pipe while the store writes them.
-class PipeSource final : public RowSource {
- public:
-  explicit PipeSource(std::shared_ptr<PipeReader> reader) : reader_(std::move(reader)) {}
-  Result<size_t> Read(char* out, size_t max) override { return reader_->Read(out, max); }
-  Result<std::vector<std::string>> Names() override { return reader_->Finish(); }
-
- private:
-  std::shared_ptr<PipeReader> reader_;
-};
-
 class BusConnection;
 
 class BusStatement final : public Statement::Impl {

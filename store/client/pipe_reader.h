@@ -19,6 +19,9 @@
 #include <thread>
 #include <vector>
 
+#include <memory>
+
+#include "store/client/row_stream_cursor.h"
 #include "store/common/result.h"
 #include "store/common/unique_fd.h"
 
@@ -61,6 +64,17 @@ class PipeReader {
   std::string spilled_;  // bytes read by Finish() that Read() has not handed out yet
   size_t spilled_read_ = 0;
   std::jthread call_thread_;
+};
+
+// A RowStreamCursor's bytes straight from a PipeReader while the store writes them.
+class PipeSource final : public RowSource {
+ public:
+  explicit PipeSource(std::shared_ptr<PipeReader> reader) : reader_(std::move(reader)) {}
+  Result<size_t> Read(char* out, size_t max) override { return reader_->Read(out, max); }
+  Result<std::vector<std::string>> Names() override { return reader_->Finish(); }
+
+ private:
+  std::shared_ptr<PipeReader> reader_;
 };
 
 }  // namespace quarry

@@ -38,16 +38,6 @@ void WriteAll(int fd, std::string_view bytes) {
 
 using testing::Pipe;
 
-class ReaderSource final : public RowSource {
- public:
-  explicit ReaderSource(std::shared_ptr<PipeReader> reader) : reader_(std::move(reader)) {}
-  Result<size_t> Read(char* out, size_t max) override { return reader_->Read(out, max); }
-  Result<std::vector<std::string>> Names() override { return reader_->Finish(); }
-
- private:
-  std::shared_ptr<PipeReader> reader_;
-};
-
 // A one-shot flag with a timeout, so that a broken reader fails a CHECK instead of hanging.
 struct Gate {
   void Open() {
@@ -108,7 +98,7 @@ TEST_CASE("RowStreamCursor over a pipe: a row is decoded before the writer write
         write_end->reset();
         return std::vector<std::string>{"a", "b"};
       });
-  RowStreamCursor cursor(std::make_unique<ReaderSource>(reader));
+  RowStreamCursor cursor(std::make_unique<PipeSource>(reader));
   // From the first row itself: waiting for the reply's names would need the whole stream.
   CHECK(cursor.ColumnCount() == 2);
   auto first = cursor.Next();
@@ -143,7 +133,7 @@ TEST_CASE("RowStreamCursor over a pipe: rows cut at any byte, and the error afte
           if (fails) return Error(Errc::kIo, "the store stopped");
           return std::vector<std::string>{"a", "b"};
         });
-    RowStreamCursor cursor(std::make_unique<ReaderSource>(reader));
+    RowStreamCursor cursor(std::make_unique<PipeSource>(reader));
     int rows = 0;
     Result<bool> next = cursor.Next();
     while (next.ok() && *next) {
