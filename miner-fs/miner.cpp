@@ -19,6 +19,15 @@ constexpr std::chrono::milliseconds kStatusTick{250};
 constexpr std::chrono::milliseconds kStoreRetry{1000};
 // One turn crawls folders for about this long before looking at events again.
 constexpr std::chrono::milliseconds kCrawlSlice{20};
+// Events closer together than kBurstSettle are one burst, applied when it settles (or after
+// kBurstMax): one lookup query and one transaction for 100 files written in a row, at the cost
+// of kBurstSettle for a single file.
+constexpr std::chrono::milliseconds kBurstSettle{2};
+constexpr std::chrono::milliseconds kBurstMax{50};
+// A folder with this many actions in one round has its known children fetched in one query;
+// fewer are looked up one by one (a single new file in a large folder costs one row, not all).
+constexpr size_t kFetchChildrenMin = 4;
+constexpr size_t kFoldersPerChildrenQuery = 256;
 
 std::string ParentPath(const std::string& path) {
   const size_t slash = path.rfind('/');
@@ -152,7 +161,11 @@ std::chrono::milliseconds Miner::Timeout() const {
                                    std::chrono::duration_cast<std::chrono::milliseconds>(*when - now) +
                                        std::chrono::milliseconds(1)));
   };
-  consider(coalescer_.NextDue());
+  auto due = coalescer_.NextDue();
+  if (due && now - last_event_at_ < kBurstSettle && now - burst_started_ < kBurstMax) {
+    due = std::max(*due, std::min(last_event_at_ + kBurstSettle, burst_started_ + kBurstMax));
+  }
+  consider(due);
   consider(batcher_.due());
   if (!unwatched_.empty()) consider(next_fallback_crawl_);
   // Paused: keep the status fresh and notice a Resume (it comes from the bus thread).
@@ -178,7 +191,12 @@ Result<void> Miner::Turn() {
     LogWarning("inotify queue overflowed; re-crawling the indexed folders");
     StartFullCrawl();
   }
-  QUARRY_TRY(ApplyActions(coalescer_.TakeReady(now)));
+  const bool burst_settling = now - last_event_at_ < kBurstSettle && now - burst_started_ < kBurstMax;
+  if (!burst_settling) {
+    // A burst still going after kBurstMax (a long copy) is applied every kBurstMax.
+    if (now - last_event_at_ < kBurstSettle) burst_started_ = now;
+    QUARRY_TRY(ApplyActions(coalescer_.TakeReady(now)));
+  }
   if (!unwatched_.empty() && now >= next_fallback_crawl_) {
     for (const std::string& path : unwatched_) {
       if (const auto folder = folders_.find(path); folder != folders_.end()) {
@@ -249,6 +267,10 @@ void Miner::ReadMonitor() {
     return;
   }
   const auto now = Clock::now();
+  if (!events.empty()) {
+    if (now - last_event_at_ >= kBurstSettle) burst_started_ = now;
+    last_event_at_ = now;
+  }
   for (const FsEvent& event : events) coalescer_.Add(event, now);
   coalescer_.EndOfRead();
 }
@@ -268,6 +290,11 @@ Result<void> Miner::ApplyActions(std::vector<FsAction> actions) {
   // Lookups below must see every earlier write; the crawl must see these.
   QUARRY_TRY(batcher_.Flush());
   crawler_->ForgetKnown();
+  struct ClearKnown {
+    std::unordered_map<std::string, KnownChildren>& known;
+    ~ClearKnown() { known.clear(); }
+  } clear_known{known_};
+  QUARRY_TRY(FetchKnown(actions));
   for (const FsAction& action : actions) {
     Result<void> applied = Ok();
     if (action.kind == ActionKind::kIndex) applied = ApplyIndex(action.path);
@@ -279,6 +306,60 @@ Result<void> Miner::ApplyActions(std::vector<FsAction> actions) {
     }
   }
   return batcher_.Flush();
+}
+
+Result<void> Miner::FetchKnown(const std::vector<FsAction>& actions) {
+  known_.clear();
+  std::unordered_map<std::string, size_t> per_folder;
+  for (const FsAction& action : actions) {
+    const std::string& path = action.kind == ActionKind::kMove ? action.old_path : action.path;
+    ++per_folder[ParentPath(path)];
+  }
+  std::unordered_map<std::string, std::string> paths_by_iri;
+  std::vector<std::string> iris;
+  for (const auto& [path, count] : per_folder) {
+    const auto folder = folders_.find(path);
+    if (count < kFetchChildrenMin || folder == folders_.end()) continue;
+    paths_by_iri.emplace(folder->second.iri, path);
+    iris.push_back(folder->second.iri);
+  }
+  for (size_t begin = 0; begin < iris.size(); begin += kFoldersPerChildrenQuery) {
+    const std::vector<std::string> chunk(
+        iris.begin() + static_cast<ptrdiff_t>(begin),
+        iris.begin() + static_cast<ptrdiff_t>(std::min(iris.size(), begin + kFoldersPerChildrenQuery)));
+    QUARRY_ASSIGN_OR_RETURN(auto children, store_.Children(chunk));
+    for (auto& [iri, known] : children) {
+      if (const auto path = paths_by_iri.find(iri); path != paths_by_iri.end()) {
+        known_[path->second] = std::move(known);
+      }
+    }
+  }
+  return Ok();
+}
+
+Result<std::optional<KnownChild>> Miner::Known(const std::string& path) {
+  const auto folder = known_.find(ParentPath(path));
+  if (folder == known_.end()) return store_.Lookup(FileUri(path));
+  const auto child = folder->second.find(BaseName(path));
+  if (child == folder->second.end()) return std::optional<KnownChild>();
+  return std::optional<KnownChild>(child->second);
+}
+
+void Miner::Remember(const std::string& path, std::optional<KnownChild> child) {
+  if (!child) {
+    // Gone (or moved away): so is what was fetched for the folders under it.
+    const std::string prefix = path + "/";
+    std::erase_if(known_, [&](const auto& item) {
+      return item.first == path || item.first.starts_with(prefix);
+    });
+  }
+  const auto folder = known_.find(ParentPath(path));
+  if (folder == known_.end()) return;
+  if (child) {
+    folder->second.insert_or_assign(BaseName(path), std::move(*child));
+  } else {
+    folder->second.erase(BaseName(path));
+  }
 }
 
 Result<void> Miner::ApplyIndex(const std::string& path) {
@@ -299,7 +380,7 @@ Result<void> Miner::ApplyIndex(const std::string& path) {
   }
   if (Ignores(path, is_folder) || !IsValidUtf8(entry->name)) return Ok();
   const std::string uri = FileUri(path);
-  QUARRY_ASSIGN_OR_RETURN(const auto known, store_.Lookup(uri));
+  QUARRY_ASSIGN_OR_RETURN(const auto known, Known(path));
   const EntryKind kind = is_folder ? EntryKind::kFolder : EntryKind::kFile;
   if (known && known->kind != kind) QUARRY_TRY(batcher_.Add(DeleteResource(known->iri, uri, known->kind)));
   const bool is_known = known && known->kind == kind;
@@ -309,14 +390,16 @@ Result<void> Miner::ApplyIndex(const std::string& path) {
   if (!is_folder) facts.mime_type = mime_.Detect(entry->name, parent_path);
   const std::optional<std::string> extract = is_folder ? std::nullopt : std::optional(uri);
   QUARRY_TRY(batcher_.Add(is_known ? UpdateResource(facts) : InsertResource(facts), extract));
+  Remember(path, KnownChild{facts.iri, entry->mtime_us, entry->size, kind});
   if (is_folder && !is_known && parent->recursive) crawler_->AddFolder(path, facts.iri, true, true);
   return Ok();
 }
 
 Result<void> Miner::ApplyDelete(const std::string& path) {
   const std::string uri = FileUri(path);
-  QUARRY_ASSIGN_OR_RETURN(const auto known, store_.Lookup(uri));
+  QUARRY_ASSIGN_OR_RETURN(const auto known, Known(path));
   if (known) QUARRY_TRY(batcher_.Add(DeleteResource(known->iri, uri, known->kind)));
+  Remember(path, std::nullopt);
   if (known && known->kind == EntryKind::kFolder) {
     monitor_.Unwatch(path);
     const std::string prefix = path + "/";
@@ -334,7 +417,7 @@ Result<void> Miner::ApplyDelete(const std::string& path) {
 Result<void> Miner::ApplyMove(const std::string& old_path, const std::string& new_path) {
   const WatchedFolder* parent = Parent(new_path);
   const std::string old_uri = FileUri(old_path);
-  QUARRY_ASSIGN_OR_RETURN(const auto known, store_.Lookup(old_uri));
+  QUARRY_ASSIGN_OR_RETURN(const auto known, Known(old_path));
   const bool is_folder = known && known->kind == EntryKind::kFolder;
   if (!known || !parent || Ignores(new_path, is_folder) || !IsValidUtf8(BaseName(new_path))) {
     // Not indexed before, or moved out of the indexed trees: a delete and a create.
@@ -343,6 +426,8 @@ Result<void> Miner::ApplyMove(const std::string& old_path, const std::string& ne
   }
   FileFacts to{known->iri, FileUri(new_path), BaseName(new_path), known->kind, 0, 0, 0, "", parent->iri};
   QUARRY_TRY(batcher_.Add(MoveResource(known->iri, old_uri, to)));
+  Remember(old_path, std::nullopt);
+  Remember(new_path, *known);
   if (is_folder) {
     monitor_.Rename(old_path, new_path);
     std::vector<std::pair<std::string, WatchedFolder>> moved;

@@ -74,6 +74,12 @@ class Miner {
   Result<void> ApplyIndex(const std::string& path);
   Result<void> ApplyDelete(const std::string& path);
   Result<void> ApplyMove(const std::string& old_path, const std::string& new_path);
+  // What the store holds at `path`: from the known children fetched for this round of actions
+  // when its folder was fetched, else one Lookup. Remember() keeps that view in step with the
+  // writes queued since (they are not flushed yet).
+  Result<void> FetchKnown(const std::vector<FsAction>& actions);
+  Result<std::optional<KnownChild>> Known(const std::string& path);
+  void Remember(const std::string& path, std::optional<KnownChild> child);
   Result<void> HandleRequests();
   Result<void> Reload();
   void OnFolder(const std::string& path, const std::string& iri, bool recursive);
@@ -103,6 +109,12 @@ class Miner {
   std::deque<IndexRoot> pending_roots_;
   std::unordered_map<std::string, WatchedFolder> folders_;  // indexed folders by path
   std::unordered_set<std::string> unwatched_;               // refused by the watch limit
+  // The known children of folders with several actions in the current ApplyActions, by path.
+  std::unordered_map<std::string, KnownChildren> known_;
+  // A burst of events (100 files written in a row) is applied once it pauses for kBurstSettle
+  // (or has lasted kBurstMax), so its lookups and writes go out together.
+  std::chrono::steady_clock::time_point last_event_at_{};
+  std::chrono::steady_clock::time_point burst_started_{};
   std::chrono::steady_clock::time_point next_fallback_crawl_{};
   std::chrono::steady_clock::time_point crawl_started_{};
   std::chrono::steady_clock::time_point next_slice_{};  // the CPU budget's rest ends then

@@ -23,6 +23,7 @@ std::map<std::string, sdbus::Variant> StatusMap(const StatusSnapshot& status) {
           {"failed", sdbus::Variant(status.failed)},
           {"skipped", sdbus::Variant(status.skipped)},
           {"unwritten", sdbus::Variant(status.unwritten)},
+          {"write_batches", sdbus::Variant(status.write_batches)},
           {"cpu_percent", sdbus::Variant(status.cpu_percent)},
           {"workers", sdbus::Variant(static_cast<uint32_t>(status.worker_pids.size()))},
           {"worker_pids", sdbus::Variant(status.worker_pids)}};

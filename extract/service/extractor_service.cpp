@@ -127,6 +127,7 @@ StatusSnapshot ExtractorService::Status() const {
   status.failed = failed_;
   status.skipped = skipped_;
   status.unwritten = static_cast<uint32_t>(unwritten_);
+  status.write_batches = write_batches_;
   status.cpu_percent = static_cast<uint32_t>(settings_.cpu_percent);
   const bool busy = status.queued > 0 || !status.current.empty() || unwritten_ > 0 ||
                     dispatching_ || writing_;
@@ -196,9 +197,12 @@ void ExtractorService::DispatchLoop() {
       in_dispatch_ = urls.size();
     }
     while (!stopping_ && !Dispatch(urls)) std::this_thread::sleep_for(kRetryPause);
-    const std::lock_guard lock(mutex_);
-    dispatching_ = false;
-    in_dispatch_ = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      dispatching_ = false;
+      in_dispatch_ = 0;
+    }
+    written_changed_.notify_all();  // nothing more may be in flight now
   }
 }
 

@@ -47,6 +47,11 @@ struct ServiceSettings {
   int cpu_percent = 100;
   size_t max_unwritten = 256;                  // results kept while the store is away ...
   size_t max_unwritten_bytes = size_t{64} << 20;  // ... and their SPARQL bytes
+  // While more files are in flight (queued, being looked up or extracted), the writer waits up
+  // to this long for a batch of results to fill before it sends it: one BatchSparqlUpdate (one
+  // store transaction) for many files instead of one for every file or two. With nothing else
+  // in flight a result is written at once.
+  std::chrono::milliseconds write_linger{250};
 };
 
 // GetStatus (extract/README.md lists the keys).
@@ -58,6 +63,7 @@ struct StatusSnapshot {
   uint64_t failed = 0;
   uint64_t skipped = 0;
   uint32_t unwritten = 0;  // results waiting to be written (the store is slow or away)
+  uint64_t write_batches = 0;  // BatchSparqlUpdate calls the store accepted
   uint32_t cpu_percent = 100;
   std::vector<int32_t> worker_pids;
 };
@@ -111,6 +117,7 @@ class ExtractorService {
   std::vector<Written> WriteBatch(std::vector<Written>& batch);
   void Counted(const Written& written);
   void AnswerPendingMetadata();
+  bool MoreInFlightLocked() const;  // holds mutex_
   Connection* StoreLocked();
 
   const ServiceSettings settings_;
@@ -136,6 +143,7 @@ class ExtractorService {
   uint64_t extracted_ = 0;
   uint64_t failed_ = 0;
   uint64_t skipped_ = 0;
+  uint64_t write_batches_ = 0;
 
   std::mutex store_mutex_;  // one thread at a time per Connection
   std::unique_ptr<Connection> store_;

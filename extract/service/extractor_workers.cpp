@@ -97,6 +97,7 @@ void ExtractorService::RunJob(size_t slot, std::unique_ptr<WorkerProcess>& worke
     const std::lock_guard lock(mutex_);
     current_[slot].clear();
   }
+  written_changed_.notify_all();  // a writer waiting for more results may have all there is
   if (!stopping_) EnsureWorker(slot, worker);  // a dead worker is replaced at once
   RestFor(miner::RestAfter(cpu_used, wall, settings_.cpu_percent));
 }
@@ -144,7 +145,7 @@ void ExtractorService::Finish(const Job& job, Outcome outcome) {
   written_changed_.notify_all();
 }
 
-// ---- writer: one update per file, many files per BatchSparqlUpdate ----
+// ---- writer: one update per file, many files per BatchSparqlUpdate (one transaction) ----
 
 void ExtractorService::WriterLoop() {
   for (;;) {
@@ -155,6 +156,11 @@ void ExtractorService::WriterLoop() {
         return !to_write_.empty() || (stopping_ && slots_done_);
       });
       if (to_write_.empty()) return;
+      // More results are coming: let the batch fill (write_linger in the header).
+      const auto deadline = std::chrono::steady_clock::now() + settings_.write_linger;
+      written_changed_.wait_until(lock, deadline, [this] {
+        return to_write_.size() >= kWriteBatch || stopping_ || !MoreInFlightLocked();
+      });
       while (!to_write_.empty() && batch.size() < kWriteBatch) {
         batch.push_back(std::move(to_write_.front()));
         to_write_.pop_front();
@@ -181,6 +187,14 @@ void ExtractorService::WriterLoop() {
   }
 }
 
+bool ExtractorService::MoreInFlightLocked() const {
+  if (!jobs_.empty() || in_dispatch_ > 0 || dispatching_ || queue_.size() > 0) return true;
+  for (const std::string& url : current_) {
+    if (!url.empty()) return true;
+  }
+  return false;
+}
+
 void ExtractorService::Counted(const Written& written) {
   const std::lock_guard lock(mutex_);
   if (written.outcome.kind == Outcome::Kind::kFailed) {
@@ -201,6 +215,10 @@ std::vector<ExtractorService::Written> ExtractorService::WriteBatch(std::vector<
   for (const Written& written : batch) request.Add(written.update);
   const auto executed = request.Execute();
   if (executed) {
+    {
+      const std::lock_guard lock(mutex_);
+      ++write_batches_;
+    }
     for (const Written& written : batch) Counted(written);
     return {};
   }

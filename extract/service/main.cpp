@@ -32,6 +32,7 @@ struct Options {
   std::string config_file;
   int cpu_percent = 0;  // 0: from the config file
   size_t max_unwritten = 256;
+  int write_linger_ms = 250;
 };
 
 // The worker command line: this very binary, so a service and its workers never mismatch.
@@ -67,6 +68,7 @@ int RunService(const Options& options) {
   settings.workers = options.workers;
   settings.time_limit = std::chrono::milliseconds(std::llround(options.timeout_seconds * 1000));
   settings.max_unwritten = options.max_unwritten;
+  settings.write_linger = std::chrono::milliseconds(options.write_linger_ms);
   settings.cpu_percent = options.cpu_percent;
   if (settings.cpu_percent == 0) {
     ExtractConfig config;
@@ -126,6 +128,10 @@ int main(int argc, char** argv) {
   app.add_option("--max-unwritten", options.max_unwritten,
                  "results kept while the store is away; beyond, files go back to the queue")
       ->check(CLI::Range(size_t{1}, size_t{1} << 20));
+  app.add_option("--write-linger-ms", options.write_linger_ms,
+                 "how long results wait for more to fill one store transaction while other "
+                 "files are in flight, in milliseconds")
+      ->check(CLI::Range(0, 600'000));
   app.add_flag("--worker", options.worker, "run as a worker process (started by the service)")
       ->group("");
   CLI11_PARSE(app, argc, argv);

@@ -1,5 +1,5 @@
-// ContactBook: saves contacts as nco resources plus qco: keys, and reads them back with one
-// query per call (contact_sparql.h), each prepared once per shape (contact_statements.h).
+// ContactBook: saves contacts as nco resources plus qco: keys, and reads them back by ID, one
+// query per field group (contact_statements.h), each prepared once per shape.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -33,12 +33,11 @@ Result<std::set<std::string>> ExistingUids(ContactBook::Statements& statements,
   return existing;
 }
 
-// Appends the contacts of ContactsQuery rows.
-Result<void> AppendContacts(Result<Cursor> cursor, std::vector<Contact>& contacts) {
-  if (!cursor) return std::move(cursor).error();
-  QUARRY_ASSIGN_OR_RETURN(auto rows, ReadContacts(*cursor));
+std::vector<Contact> WithoutIds(IdContacts rows) {
+  std::vector<Contact> contacts;
+  contacts.reserve(rows.size());
   for (auto& [id, contact] : rows) contacts.push_back(std::move(contact));
-  return {};
+  return contacts;
 }
 
 }  // namespace
@@ -85,31 +84,30 @@ Result<void> ContactBook::Remove(const std::vector<std::string>& uids) {
 }
 
 Result<std::vector<Contact>> ContactBook::FetchAll() {
-  // One fixed text: the query cache (embedded, Direct, or in quarry-store) compiles it once.
-  std::vector<Contact> contacts;
-  QUARRY_TRY(AppendContacts(
-      connection_.Query(ContactsQuery("?c a nco:PersonContact ; nco:contactUID ?uid .")),
-      contacts));
-  return contacts;
+  QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->ReadAll());
+  return WithoutIds(std::move(rows));
 }
 
 Result<std::vector<Contact>> ContactBook::FetchByUid(const std::vector<std::string>& uids) {
-  // Each UID once: a repeated VALUES row would repeat the contact's rows (and its emails).
+  // Each UID once, in the order asked.
   std::vector<std::string> unique;
   std::set<std::string_view> seen;
   for (const auto& uid : uids) {
     if (seen.insert(uid).second) unique.push_back(uid);
   }
-  std::vector<Contact> contacts;
+  std::vector<int64_t> ids;
   for (size_t begin = 0; begin < unique.size(); begin += kMaxUidsPerQuery) {
     const size_t end = std::min(unique.size(), begin + kMaxUidsPerQuery);
-    QUARRY_TRY(AppendContacts(statements_->FetchUids(unique, begin, end), contacts));
+    QUARRY_ASSIGN_OR_RETURN(auto found, statements_->UidIds(unique, begin, end));
+    ids.insert(ids.end(), found.begin(), found.end());
   }
-  return contacts;
+  QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->ReadIds(ids));
+  return WithoutIds(std::move(rows));
 }
 
 std::string ContactBook::FindQuery(const ContactFilter& filter) {
-  std::string text = Statements::FindText(filter.kind);
+  // The filter's contacts in one query (the key search is the same index range as FindIds).
+  std::string text = ContactsQuery(SearchSelector(filter.kind));
   const KeyRange range = FilterRange(filter);
   for (const auto& [name, value] : {std::pair{"~low", range.low}, std::pair{"~high", range.high}}) {
     const std::string literal = SparqlString(value);
@@ -125,8 +123,8 @@ Result<std::vector<Contact>> ContactBook::Find(const ContactFilter& filter) {
   if (FilterRange(filter).low.empty()) {
     return Error(Errc::kInvalidArgument, fmt::format("empty search text \"{}\"", filter.text));
   }
-  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, statements_->Find(filter));
-  QUARRY_ASSIGN_OR_RETURN(auto rows, ReadContacts(cursor));
+  QUARRY_ASSIGN_OR_RETURN(const auto ids, statements_->FindIds(filter));
+  QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->ReadIds(ids));
   std::vector<Contact> found;
   for (auto& [id, contact] : rows) {
     if (Matches(contact, filter)) found.push_back(std::move(contact));
@@ -136,22 +134,13 @@ Result<std::vector<Contact>> ContactBook::Find(const ContactFilter& filter) {
 
 Result<std::vector<std::pair<int64_t, Contact>>> ContactBook::FetchByResourceId(
     const std::vector<int64_t>& ids) {
-  std::vector<std::pair<int64_t, Contact>> found;
-  if (ids.empty()) return found;
-  // IDs to IRIs first: a VALUES list of IRIs is an index lookup per contact, where a FILTER on
-  // tracker:id(?c) would scan every contact (the translator's FILTERs cannot use indexes).
-  std::string uris;
-  for (const int64_t id : ids) uris += fmt::format(" tracker:uri({})", id);
-  QUARRY_ASSIGN_OR_RETURN(Cursor names,
-                          connection_.Query(fmt::format("{}SELECT{} {{}}", kSparqlPrefixes, uris)));
-  QUARRY_ASSIGN_OR_RETURN(const bool has_row, names.Next());
-  std::string values = "VALUES ?c {";
-  for (int column = 0; has_row && column < names.ColumnCount(); ++column) {
-    if (names.IsBound(column)) values += " " + IriRef(names.GetString(column));
+  // Each ID once; group 0 keeps the nco:PersonContacts among them.
+  std::vector<int64_t> unique;
+  std::set<int64_t> seen;
+  for (const int64_t id : ids) {
+    if (seen.insert(id).second) unique.push_back(id);
   }
-  values += " } ?c a nco:PersonContact .";
-  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, connection_.Query(ContactsQuery(values)));
-  return ReadContacts(cursor);
+  return statements_->ReadIds(unique);
 }
 
 }  // namespace quarry::contacts

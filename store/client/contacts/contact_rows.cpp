@@ -1,4 +1,5 @@
-// ReadContacts: the rows of ContactsQuery (one per field group) folded into Contacts.
+// ReadContacts: the rows of ContactsQuery (one per field group) folded into Contacts;
+// ContactAssembler: the same from one GroupQuery per group.
 #include <string>
 #include <unordered_map>
 
@@ -42,32 +43,34 @@ std::vector<std::string> SplitNicknames(std::string_view text) {
   return nicks;
 }
 
-void ReadMain(Cursor& row, Contact& c) {
-  auto text = [&](int column) { return std::string(row.GetString(column)); };
+// `base`: the column of ?v1 (ContactsQuery: 0; GroupQuery: 1, after the ID).
+void ReadMain(Cursor& row, Contact& c, int base) {
+  auto text = [&](int column) { return std::string(row.GetString(base + column)); };
   c.uid = text(kV1);
   c.full_name = text(kV2);
   c.name = {text(kV3), text(kV4), text(kV5), text(kV6), text(kV7)};
-  c.nicknames = SplitNicknames(row.GetString(kV8));
-  const std::string_view birth = row.GetString(kV9);
+  c.nicknames = SplitNicknames(row.GetString(base + kV8));
+  const std::string_view birth = row.GetString(base + kV9);
   c.birthday = std::string(birth.substr(0, 10));
   c.photo = text(kV10);
 }
 
-void ReadRow(Cursor& row, char kind, Contact& c) {
-  auto text = [&](int column) { return std::string(row.GetString(column)); };
+void ReadRow(Cursor& row, char kind, Contact& c, int base) {
+  auto text = [&](int column) { return std::string(row.GetString(base + column)); };
+  auto types = [&](int column) { return SplitTypes(row.GetString(base + column)); };
   switch (kind) {
-    case 'c': ReadMain(row, c); break;
+    case 'c': ReadMain(row, c, base); break;
     case 'o':
       c.title = text(kV1);
       c.role = text(kV2);
       c.department = text(kV3);
       break;
     case 'r': c.organization = text(kV1); break;
-    case 'e': c.emails.push_back({text(kV1), SplitTypes(row.GetString(kV2))}); break;
-    case 't': c.phones.push_back({text(kV1), SplitTypes(row.GetString(kV2))}); break;
+    case 'e': c.emails.push_back({text(kV1), types(kV2)}); break;
+    case 't': c.phones.push_back({text(kV1), types(kV2)}); break;
     case 'a':
       c.addresses.push_back({text(kV1), text(kV2), text(kV3), text(kV4), text(kV5), text(kV6),
-                             text(kV7), SplitTypes(row.GetString(kV8))});
+                             text(kV7), types(kV8)});
       break;
     case 'i': c.ims.push_back({text(kV1), text(kV2)}); break;
     case 'u': c.urls.push_back(text(kV1)); break;
@@ -90,9 +93,50 @@ Result<std::vector<std::pair<int64_t, Contact>>> ReadContacts(Cursor& cursor) {
     if (inserted) contacts.emplace_back(id, Contact{});
     const char kind = KindOf(cursor);
     if (kind == 0) return Error(Errc::kInternal, "contacts query row without a field group");
-    ReadRow(cursor, kind, contacts[found->second].second);
+    ReadRow(cursor, kind, contacts[found->second].second, 0);
   }
   return contacts;
+}
+
+Result<void> ContactAssembler::Read(size_t group, Cursor& cursor) {
+  if (group >= kGroupCount) return Error(Errc::kInternal, "no such contact field group");
+  const char kind = kKinds[group];
+  while (true) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
+    if (!has_row) break;
+    const int64_t id = cursor.GetInteger(0);
+    size_t at = 0;
+    if (group == 0) {
+      auto [found, inserted] = index_of_.try_emplace(id, contacts_.size());
+      if (inserted) contacts_.emplace_back(id, Contact{});
+      at = found->second;
+    } else {
+      const auto found = index_of_.find(id);
+      if (found == index_of_.end()) continue;
+      at = found->second;
+    }
+    ReadRow(cursor, kind, contacts_[at].second, 1);
+  }
+  return {};
+}
+
+std::vector<std::pair<int64_t, Contact>> ContactAssembler::Take() && {
+  index_of_.clear();
+  return std::move(contacts_);
+}
+
+std::vector<std::pair<int64_t, Contact>> ContactAssembler::Take(const std::vector<int64_t>& ids) && {
+  std::vector<std::pair<int64_t, Contact>> ordered;
+  ordered.reserve(contacts_.size());
+  for (const int64_t id : ids) {
+    const auto found = index_of_.find(id);
+    if (found == index_of_.end()) continue;
+    ordered.push_back(std::move(contacts_[found->second]));
+    index_of_.erase(found);  // each once
+  }
+  contacts_.clear();
+  index_of_.clear();
+  return ordered;
 }
 
 }  // namespace quarry::contacts

@@ -205,7 +205,7 @@ std::string ContactsQuery(std::string_view selector) {
     return fmt::format("{{ {} {} BIND(tracker:id(?c) AS ?k_{}) }}", selector, body, kind);
   };
   const std::vector<std::string> branches = {
-      branch("c", "?c nco:contactUID ?v1 OPTIONAL { ?c nco:fullname ?v2 } "
+      branch("c", "?c a nco:PersonContact ; nco:contactUID ?v1 OPTIONAL { ?c nco:fullname ?v2 } "
                   "OPTIONAL { ?c nco:nameFamily ?v3 } OPTIONAL { ?c nco:nameGiven ?v4 } "
                   "OPTIONAL { ?c nco:nameAdditional ?v5 } "
                   "OPTIONAL { ?c nco:nameHonorificPrefix ?v6 } "
@@ -233,6 +233,37 @@ std::string ContactsQuery(std::string_view selector) {
       "{}SELECT ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 tracker:id(?c) ?k_c ?k_o ?k_r ?k_e "
       "?k_t ?k_a ?k_i ?k_u ?k_n ?k_g WHERE {{\n{}\n}}",
       kSparqlPrefixes, fmt::join(branches, "\nUNION\n"));
+}
+
+std::string GroupQuery(size_t group, std::string_view restriction) {
+  // The bodies of ContactsQuery's branches, each with its own ?c: one lookup per contact ID.
+  // The organization is its own query: inside an OPTIONAL of the affiliation, the two-step
+  // path is materialized from every affiliation (a SCAN).
+  static constexpr std::pair<int, std::string_view> kGroups[kGroupCount] = {
+      {10, "?c a nco:PersonContact ; nco:contactUID ?v1 OPTIONAL { ?c nco:fullname ?v2 } "
+           "OPTIONAL { ?c nco:nameFamily ?v3 } OPTIONAL { ?c nco:nameGiven ?v4 } "
+           "OPTIONAL { ?c nco:nameAdditional ?v5 } OPTIONAL { ?c nco:nameHonorificPrefix ?v6 } "
+           "OPTIONAL { ?c nco:nameHonorificSuffix ?v7 } OPTIONAL { ?c nco:nickname ?v8 } "
+           "OPTIONAL { ?c nco:birthDate ?v9 } OPTIONAL { ?c nco:photo ?v10 }"},
+      {3, "?c nco:hasAffiliation ?m OPTIONAL { ?m nco:title ?v1 } "
+          "OPTIONAL { ?m nco:role ?v2 } OPTIONAL { ?m nco:department ?v3 }"},
+      {1, "?c nco:hasAffiliation ?a . ?a nco:org ?m . ?m nco:fullname ?v1"},
+      {2, "?c nco:hasEmailAddress ?m . ?m nco:emailAddress ?v1 OPTIONAL { ?m qco:mediumTypes ?v2 }"},
+      {2, "?c nco:hasPhoneNumber ?m . ?m nco:phoneNumber ?v1 OPTIONAL { ?m qco:mediumTypes ?v2 }"},
+      {8, "?c nco:hasPostalAddress ?m OPTIONAL { ?m nco:pobox ?v1 } "
+          "OPTIONAL { ?m nco:extendedAddress ?v2 } OPTIONAL { ?m nco:streetAddress ?v3 } "
+          "OPTIONAL { ?m nco:locality ?v4 } OPTIONAL { ?m nco:region ?v5 } "
+          "OPTIONAL { ?m nco:postalcode ?v6 } OPTIONAL { ?m nco:country ?v7 } "
+          "OPTIONAL { ?m qco:mediumTypes ?v8 }"},
+      {2, "?c nco:hasIMAddress ?m . ?m nco:imProtocol ?v1 ; nco:imID ?v2"},
+      {1, "?c nco:url ?v1"},
+      {1, "?c nco:note ?v1"},
+      {1, "?c nao:hasTag ?m . ?m nao:prefLabel ?v1"},
+  };
+  const auto& [columns, body] = kGroups[group];
+  std::string select = "SELECT tracker:id(?c)";
+  for (int i = 1; i <= columns; ++i) select += fmt::format(" ?v{}", i);
+  return fmt::format("{}{} WHERE {{ {} {} }}", kSparqlPrefixes, select, body, restriction);
 }
 
 }  // namespace quarry::contacts

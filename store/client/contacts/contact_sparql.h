@@ -1,5 +1,5 @@
 // The SPARQL the address book sends: a contact as INSERT DATA, the removal of a stored contact
-// and its media, and the one query that reads whole contacts (contact_rows.cpp decodes it).
+// and its media, and the queries that read whole contacts (contact_rows.cpp decodes them).
 // Resource naming: the contact is ContactIri(uid); its media, affiliation and organization are
 // fragments of it (#email-0, #tel-1, #adr-0, #im-0, #aff, #org), tags are urn:quarry:tag:<label>.
 // Pure; any thread.
@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
-
+#include <unordered_map>
 #include <vector>
 
 #include "quarry/contacts.h"
@@ -37,7 +37,8 @@ std::string DeleteContactUpdate(std::string_view iri);
 // The nco:PhoneNumber subclass for vCard TEL types.
 std::string_view PhoneClass(const std::vector<std::string>& types);
 
-// SELECT of whole contacts. `selector` is a group pattern binding ?c (e.g. a UID IN filter).
+// SELECT of whole contacts (nco:PersonContact with a UID). `selector` is a group pattern binding
+// ?c (e.g. a UID IN filter) or a FILTER on ?c, repeated in every branch.
 // Columns: ?v1 ... ?v10 tracker:id(?c), then one marker per field group (the contact's ID) of
 // which the row's group alone is bound: ?k_c main, ?k_o affiliation, ?k_r organization, ?k_e email,
 // ?k_t phone, ?k_a address, ?k_i IM, ?k_u URL, ?k_n note, ?k_g tag (one row per group).
@@ -45,5 +46,29 @@ std::string ContactsQuery(std::string_view selector);
 
 // Decodes ContactsQuery rows into contacts with their resource IDs, in first-seen order.
 Result<std::vector<std::pair<int64_t, Contact>>> ReadContacts(Cursor& cursor);
+
+// The read ContactBook runs (issue 7): the contacts' IDs first, then one query per field group
+// over those IDs, assembled here by ID. Group 0 is the contact row (nco:PersonContact with its
+// UID, names, birthday, photo) and decides which IDs are contacts; groups 1..kGroupCount-1 are
+// affiliation, organization, emails, phones, addresses, IMs, URLs, notes, tags.
+inline constexpr size_t kGroupCount = 10;
+// SELECT tracker:id(?c) ?v1 … of `group`, restricted by `restriction` (a FILTER on ?c, e.g.
+// `FILTER(tracker:id(?c) IN (…))`, which is a primary-key lookup; empty: every contact).
+std::string GroupQuery(size_t group, std::string_view restriction);
+
+// Contacts assembled from GroupQuery rows. Read group 0 first: rows of the other groups whose
+// ID it did not return are dropped (media of non-contacts, or of a contact removed meanwhile).
+class ContactAssembler {
+ public:
+  Result<void> Read(size_t group, Cursor& cursor);
+  // The contacts in group 0's order.
+  std::vector<std::pair<int64_t, Contact>> Take() &&;
+  // The contacts in the order of `ids` (each once; IDs that are no contact skipped).
+  std::vector<std::pair<int64_t, Contact>> Take(const std::vector<int64_t>& ids) &&;
+
+ private:
+  std::vector<std::pair<int64_t, Contact>> contacts_;
+  std::unordered_map<int64_t, size_t> index_of_;
+};
 
 }  // namespace quarry::contacts

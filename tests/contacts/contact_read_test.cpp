@@ -1,0 +1,148 @@
+// Issue 7: how ContactBook reads whole contacts — the selector resolved to IDs once, then the
+// field groups of that ID list read by one prepared statement (contact_statements.h); fetch
+// all: one query per group. The number of statements does not grow with the number of
+// contacts asked for, the read over an ID list is a search in SQLite's plan, and contacts come
+// back whole, in the order asked.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include "bench/phonebook/contact_generator.h"
+#include "quarry/connection.h"
+#include "quarry/contacts.h"
+#include "store/client/contacts/contact_sparql.h"
+#include "store/client/contacts/contact_statements.h"
+#include "tests/support/temp_dir.h"
+
+namespace quarry::contacts {
+namespace {
+
+struct ReadFixture {
+  testing::TempDir dir;
+  std::unique_ptr<Connection> connection;
+
+  explicit ReadFixture(uint32_t count) {
+    auto opened = Connection::Open({.database = dir.path(), .ontology = QUARRY_ONTOLOGY_DIR});
+    REQUIRE_MESSAGE(opened.ok(), (opened ? "" : opened.error().ToString()));
+    connection = std::move(*opened);
+    std::vector<Contact> contacts;
+    for (uint32_t i = 0; i < count; ++i) contacts.push_back(bench::GenerateContact(i));
+    ContactBook book(*connection);
+    const auto saved = book.Save(contacts);
+    REQUIRE_MESSAGE(saved.ok(), (saved ? "" : saved.error().ToString()));
+  }
+};
+
+// UIDs of contacts spread over the book (a prime step), `count` of them.
+std::vector<std::string> SpreadUids(uint32_t count, uint32_t book_size) {
+  std::vector<std::string> uids;
+  for (uint32_t k = 0; k < count; ++k)
+    uids.push_back(bench::GenerateContact(k * 7919 % book_size).uid);
+  return uids;
+}
+
+TEST_CASE("A fetch of N UIDs runs a fixed number of statements, whatever N") {
+  ReadFixture f(300);
+  for (const uint32_t n : {1u, 2u, 10u, 100u, 256u}) {
+    CAPTURE(n);
+    ContactBook::Statements statements(*f.connection);
+    const auto uids = SpreadUids(n, 300);
+    auto ids = statements.UidIds(uids, 0, uids.size());
+    REQUIRE(ids.ok());
+    REQUIRE(ids->size() == n);
+    auto read = statements.ReadIds(*ids);
+    REQUIRE_MESSAGE(read.ok(), (read ? "" : read.error().ToString()));
+    // One statement resolves the UIDs, one reads their field groups.
+    CHECK(statements.executions() == 2);
+    REQUIRE(read->size() == n);
+    for (size_t k = 0; k < n; ++k) {
+      CAPTURE(uids[k]);
+      CHECK((*read)[k].first == (*ids)[k]);
+      CHECK(Canonical((*read)[k].second) ==
+            Canonical(bench::GenerateContact(static_cast<uint32_t>(k) * 7919 % 300)));
+    }
+  }
+  // Past one chunk: a second pair of statements, not one per contact.
+  ContactBook::Statements statements(*f.connection);
+  std::vector<int64_t> all_ids;
+  const auto uids = SpreadUids(300, 300);
+  for (size_t begin = 0; begin < uids.size(); begin += kMaxUidsPerQuery) {
+    auto ids = statements.UidIds(uids, begin, std::min(uids.size(), begin + kMaxUidsPerQuery));
+    REQUIRE(ids.ok());
+    all_ids.insert(all_ids.end(), ids->begin(), ids->end());
+  }
+  auto read = statements.ReadIds(all_ids);
+  REQUIRE(read.ok());
+  CHECK(read->size() == 300);
+  CHECK(statements.executions() == 4);
+}
+
+TEST_CASE("Fetch all reads each field group once, whatever the number of contacts") {
+  ReadFixture f(120);
+  ContactBook::Statements statements(*f.connection);
+  auto all = statements.ReadAll();
+  REQUIRE(all.ok());
+  CHECK(statements.executions() == kGroupCount);
+  REQUIRE(all->size() == 120);
+  for (const auto& [id, contact] : *all) {
+    CAPTURE(contact.uid);
+    const auto i = static_cast<uint32_t>(std::stoul(contact.uid.substr(8)));
+    CHECK(Canonical(contact) == Canonical(bench::GenerateContact(i)));
+  }
+}
+
+TEST_CASE("The read of an ID list is a search in every field group, no scan") {
+  ReadFixture f(40);
+  for (const size_t slots : {size_t{1}, size_t{8}, kMaxUidsPerQuery}) {
+    CAPTURE(slots);
+    auto plan = f.connection->Explain(ContactBook::Statements::ReadIdsText(slots));
+    REQUIRE_MESSAGE(plan.ok(), (plan ? "" : plan.error().ToString()));
+    const std::string text = plan->substr(plan->find("Plan:"));
+    CAPTURE(text);
+    // Each of the groups starts at the listed IDs (the ID column of its first table).
+    size_t searches_by_id = 0;
+    for (size_t at = text.find("(ID=?)"); at != std::string::npos;
+         at = text.find("(ID=?)", at + 1)) {
+      ++searches_by_id;
+    }
+    // The contact row's branch starts at the rowid of its type table.
+    CHECK(searches_by_id + 1 >= kGroupCount);
+    // No table scanned (the UNION's own rows are "SCAN u…").
+    CHECK(text.find("SCAN t") == std::string::npos);
+    CHECK(text.find("MATERIALIZE") == std::string::npos);
+  }
+  auto uids = f.connection->Explain(ContactBook::Statements::FetchUidsText(16));
+  REQUIRE(uids.ok());
+  CHECK(uids->find("INDEX nco:Contact_nco:contactUID (nco:contactUID=?)") != std::string::npos);
+}
+
+TEST_CASE("Fetching by UID keeps the order asked, by resource ID only contacts") {
+  ReadFixture f(30);
+  ContactBook book(*f.connection);
+  const std::vector<std::string> asked = {"contact-000021", "contact-000003", "nobody",
+                                          "contact-000017", "contact-000003"};
+  auto fetched = book.FetchByUid(asked);
+  REQUIRE(fetched.ok());
+  std::vector<std::string> order;
+  for (const auto& contact : *fetched) order.push_back(contact.uid);
+  CHECK(order == std::vector<std::string>{"contact-000021", "contact-000003", "contact-000017"});
+
+  // The ID of a contact's email is no contact: skipped, its owner read once.
+  auto ids = f.connection->Query(
+      "PREFIX nco: <http://tracker.api.gnome.org/ontology/v3/nco#> SELECT "
+      "tracker:id(?c) "
+      "tracker:id(?m) WHERE { ?c nco:contactUID \"contact-000004\" ; "
+      "nco:hasEmailAddress ?m }");
+  REQUIRE(ids.ok());
+  auto row = ids->Next();
+  REQUIRE((row.ok() && *row));
+  const int64_t contact_id = ids->GetInteger(0);
+  const int64_t email_id = ids->GetInteger(1);
+  auto by_id = book.FetchByResourceId({email_id, contact_id, contact_id});
+  REQUIRE(by_id.ok());
+  REQUIRE(by_id->size() == 1);
+  CHECK((*by_id)[0].first == contact_id);
+  CHECK(Canonical((*by_id)[0].second) == Canonical(bench::GenerateContact(4)));
+}
+
+}  // namespace
+}  // namespace quarry::contacts

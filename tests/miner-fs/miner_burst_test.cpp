@@ -1,0 +1,193 @@
+// The monitor path of quarry::miner::Miner in-process, on an embedded store: a burst of new,
+// changed and deleted files in one folder costs one query for what the store knows (the
+// folder's known children), not one Lookup per file, and one transaction (issue 5, change to
+// query latency). The miner is paused while the burst is written, so every event is queued
+// when it resumes and the counts do not depend on timing.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "miner-fs/file_uri.h"
+#include "miner-fs/miner.h"
+#include "store/common/unique_fd.h"
+#include "tests/miner-fs/miner_test_util.h"
+
+namespace quarry::miner {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::CountingStore;
+using testing::EmbeddedStore;
+
+// The miner thread and the test thread share the embedded connection: one at a time.
+class LockedStore final : public IndexStore {
+ public:
+  explicit LockedStore(EmbeddedStore& embedded) : embedded_(embedded), counting_(*embedded.store) {}
+  Result<std::unordered_map<std::string, KnownChildren>> Children(
+      const std::vector<std::string>& folder_iris) override {
+    const std::lock_guard lock(mutex_);
+    return counting_.Children(folder_iris);
+  }
+  Result<std::optional<KnownChild>> Lookup(const std::string& uri) override {
+    const std::lock_guard lock(mutex_);
+    return counting_.Lookup(uri);
+  }
+  Result<void> Apply(const std::vector<std::string>& updates) override {
+    const std::lock_guard lock(mutex_);
+    return counting_.Apply(updates);
+  }
+  Result<void> Ping() override {
+    const std::lock_guard lock(mutex_);
+    return counting_.Ping();
+  }
+  std::string Value(const std::string& sparql) {
+    const std::lock_guard lock(mutex_);
+    return embedded_.Value(sparql);
+  }
+  struct Counts {
+    int children_queries = 0;
+    int lookups = 0;
+    int transactions = 0;
+    size_t updates = 0;
+  };
+  Counts counts() {
+    const std::lock_guard lock(mutex_);
+    return {counting_.children_queries, counting_.lookups, counting_.transactions, counting_.update_count};
+  }
+
+ private:
+  std::mutex mutex_;
+  EmbeddedStore& embedded_;
+  CountingStore counting_;
+};
+
+struct MinerRun {
+  explicit MinerRun(const std::filesystem::path& root) : store(embedded) {
+    MinerOptions options;
+    options.config = DefaultConfig(UserDirs{"/nonexistent", {}});
+    options.config.roots = {{root, true}};
+    options.config.pause_on_battery = false;
+    options.config.cpu_percent = 100;
+    auto created = Miner::Create(std::move(options), store, file_system, extraction, status);
+    REQUIRE_MESSAGE(created.ok(), (created ? std::string() : created.error().ToString()));
+    miner = std::move(*created);
+    REQUIRE(stop.get() >= 0);
+    runner = std::thread([this] { result = miner->Run(stop.get()); });
+  }
+  ~MinerRun() {
+    const uint64_t one = 1;
+    (void)!::write(stop.get(), &one, sizeof(one));
+    runner.join();
+    CHECK_MESSAGE(result.ok(), (result ? std::string() : result.error().ToString()));
+  }
+
+  void WaitForIdle() {
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (status.state() != kStateIdle) {
+      REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "the miner did not become idle");
+      std::this_thread::sleep_for(10ms);
+    }
+  }
+  // Waits until the number of files whose URL starts with `prefix` is `expected`.
+  void WaitForCount(const std::string& prefix, int expected) {
+    const std::string sparql = fmt::format(
+        "SELECT (COUNT(?f) AS ?c) {{ ?f a nfo:FileDataObject ; nie:url ?u FILTER (STRSTARTS(?u, {})) }}",
+        SparqlString(prefix));
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    for (;;) {
+      const std::string value = store.Value(sparql);
+      if (value == std::to_string(expected)) return;
+      REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline,
+                      fmt::format("waited for {} files under {}, have {}", expected, prefix, value));
+      std::this_thread::sleep_for(10ms);
+    }
+  }
+
+  EmbeddedStore embedded;
+  LockedStore store;
+  PosixFileSystem file_system;
+  PendingExtraction extraction;
+  MinerStatus status;
+  std::unique_ptr<Miner> miner;
+  UniqueFd stop{::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)};
+  Result<void> result = Ok();
+  std::thread runner;
+};
+
+void WriteFile(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  REQUIRE(out.good());
+}
+
+TEST_CASE("Miner: 100 new files in one folder cost one query and one transaction") {
+  quarry::testing::TempDir dir;
+  const std::filesystem::path root = dir.path() / "root";
+  std::filesystem::create_directories(root / "sub");
+  WriteFile(root / "existing.txt", "already there");
+  MinerRun run(root);
+  run.WaitForIdle();
+  const std::string prefix = FileUri((root / "new-").string());
+  run.WaitForCount(FileUri((root / "existing").string()), 1);
+
+  // 100 new files, written while the miner is paused: one burst when it resumes.
+  int cookie = run.status.Pause("test", "burst");
+  const auto before = run.store.counts();
+  for (int i = 0; i < 100; ++i) WriteFile(root / fmt::format("new-{}.txt", i), fmt::format("file {}\n", i));
+  REQUIRE(run.status.Resume(cookie).ok());
+  run.WaitForCount(prefix, 100);
+  const auto after = run.store.counts();
+  CHECK(after.lookups - before.lookups == 0);
+  CHECK(after.children_queries - before.children_queries == 1);
+  CHECK(after.transactions - before.transactions == 1);
+  CHECK(after.updates - before.updates == 100);
+
+  // 10 changed, 10 deleted and 5 moved to another name in the same burst: still one query; the
+  // changed files keep their resources (no duplicate), the moved ones keep theirs.
+  const std::string moved_iri = run.store.Value(fmt::format(
+      "SELECT ?f {{ ?f nie:url {} }}", SparqlString(FileUri((root / "new-90.txt").string()))));
+  REQUIRE(!moved_iri.empty());
+  const std::string all_files = "SELECT (COUNT(?f) AS ?c) { ?f a nfo:FileDataObject }";
+  const int files_before = std::stoi(run.store.Value(all_files));
+  cookie = run.status.Pause("test", "burst");
+  const auto before_changes = run.store.counts();
+  for (int i = 0; i < 10; ++i) WriteFile(root / fmt::format("new-{}.txt", i), "longer content than before\n");
+  for (int i = 10; i < 20; ++i) std::filesystem::remove(root / fmt::format("new-{}.txt", i));
+  for (int i = 90; i < 95; ++i) {
+    std::filesystem::rename(root / fmt::format("new-{}.txt", i), root / fmt::format("renamed-{}.txt", i));
+  }
+  REQUIRE(run.status.Resume(cookie).ok());
+  run.WaitForCount(prefix, 85);
+  run.WaitForCount(FileUri((root / "renamed-").string()), 5);
+  const auto after_changes = run.store.counts();
+  CHECK(after_changes.lookups - before_changes.lookups == 0);
+  CHECK(after_changes.children_queries - before_changes.children_queries == 1);
+  CHECK(after_changes.transactions - before_changes.transactions == 1);
+  CHECK(after_changes.updates - before_changes.updates == 25);
+  CHECK(run.store.Value(fmt::format("SELECT ?f {{ ?f nie:url {} }}",
+                                    SparqlString(FileUri((root / "renamed-90.txt").string())))) == moved_iri);
+  CHECK(run.store.Value(fmt::format("SELECT ?s {{ ?f nie:url {} ; nfo:fileSize ?s }}",
+                                    SparqlString(FileUri((root / "new-0.txt").string())))) == "27");
+  CHECK(run.store.Value(all_files) == std::to_string(files_before - 10));
+
+  // A single new file is still one Lookup (a large folder is not fetched whole for it).
+  cookie = run.status.Pause("test", "single");
+  const auto before_single = run.store.counts();
+  WriteFile(root / "sub" / "single.txt", "one");
+  REQUIRE(run.status.Resume(cookie).ok());
+  run.WaitForCount(FileUri((root / "sub" / "single").string()), 1);
+  const auto after_single = run.store.counts();
+  CHECK(after_single.lookups - before_single.lookups == 1);
+  CHECK(after_single.children_queries - before_single.children_queries == 0);
+}
+
+}  // namespace
+}  // namespace quarry::miner
