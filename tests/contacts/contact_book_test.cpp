@@ -8,37 +8,11 @@
 #include "quarry/connection.h"
 #include "quarry/contacts.h"
 #include "store/client/contacts/contact_statements.h"
+#include "tests/contacts/book_fixture.h"
 #include "tests/support/temp_dir.h"
 
 namespace quarry::contacts {
 namespace {
-
-struct BookFixture {
-  testing::TempDir dir;
-  std::unique_ptr<Connection> connection;
-  std::unique_ptr<ContactBook> book;
-
-  BookFixture() {
-    auto opened = Connection::Open({.database = dir.path(), .ontology = QUARRY_ONTOLOGY_DIR});
-    REQUIRE_MESSAGE(opened.ok(), (opened ? "" : opened.error().ToString()));
-    connection = std::move(*opened);
-    book = std::make_unique<ContactBook>(*connection);
-  }
-  void SaveGenerated(uint32_t count) {
-    std::vector<Contact> contacts;
-    for (uint32_t i = 0; i < count; ++i) contacts.push_back(bench::GenerateContact(i));
-    const auto saved = book->Save(contacts);
-    REQUIRE_MESSAGE(saved.ok(), (saved ? "" : saved.error().ToString()));
-  }
-  std::vector<std::string> FoundUids(ContactFilter::Kind kind, std::string text) {
-    auto found = book->Find({kind, std::move(text)});
-    REQUIRE_MESSAGE(found.ok(), (found ? "" : found.error().ToString()));
-    std::vector<std::string> uids;
-    for (const auto& c : *found) uids.push_back(c.uid);
-    std::sort(uids.begin(), uids.end());
-    return uids;
-  }
-};
 
 std::vector<std::string> Uids(const std::vector<Contact>& contacts) {
   std::vector<std::string> uids;

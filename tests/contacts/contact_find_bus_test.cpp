@@ -7,19 +7,11 @@
 
 #include "bench/phonebook/contact_generator.h"
 #include "quarry/contacts.h"
+#include "tests/contacts/book_fixture.h"
 #include "tests/support/bus_fixture.h"
 
 namespace quarry::contacts {
 namespace {
-
-std::vector<std::string> FoundUids(ContactBook& book, const ContactFilter& filter) {
-  auto found = book.Find(filter);
-  REQUIRE_MESSAGE(found.ok(), (found ? "" : found.error().ToString()));
-  std::vector<std::string> uids;
-  for (const auto& c : *found) uids.push_back(c.uid);
-  std::sort(uids.begin(), uids.end());
-  return uids;
-}
 
 TEST_CASE("Filters through quarry-store: name prefix and suffix, email, phone suffix") {
   testing::BusFixture bus;

@@ -10,6 +10,7 @@
 #include "quarry/contacts.h"
 #include "store/client/contacts/contact_keys.h"
 #include "store/client/contacts/contact_sparql.h"
+#include "tests/contacts/book_fixture.h"
 #include "tests/support/temp_dir.h"
 
 namespace quarry::contacts {
@@ -54,16 +55,7 @@ TEST_CASE("FilterRange: prefix ranges end above every character, email is an equ
   CHECK(FilterRange({Kind::kPhoneSuffix, "no digits"}).low.empty());
 }
 
-struct Book {
-  testing::TempDir dir;
-  std::unique_ptr<Connection> connection;
-  std::unique_ptr<ContactBook> book;
-  Book() {
-    auto opened = Connection::Open({.database = dir.path(), .ontology = QUARRY_ONTOLOGY_DIR});
-    REQUIRE_MESSAGE(opened.ok(), (opened ? "" : opened.error().ToString()));
-    connection = std::move(*opened);
-    book = std::make_unique<ContactBook>(*connection);
-  }
+struct Book : BookFixture {
   // The UIDs the search alone finds (the selector of Find, no check of the contacts after it).
   std::vector<std::string> Searched(const ContactFilter& filter) {
     std::string text = fmt::format("{}SELECT ?uid WHERE {{ {} ?c nco:contactUID ?uid }} ORDER BY ?uid",

@@ -11,25 +11,14 @@
 #include "quarry/contacts.h"
 #include "store/client/contacts/contact_sparql.h"
 #include "store/client/contacts/contact_statements.h"
+#include "tests/contacts/book_fixture.h"
 #include "tests/support/temp_dir.h"
 
 namespace quarry::contacts {
 namespace {
 
-struct ReadFixture {
-  testing::TempDir dir;
-  std::unique_ptr<Connection> connection;
-
-  explicit ReadFixture(uint32_t count) {
-    auto opened = Connection::Open({.database = dir.path(), .ontology = QUARRY_ONTOLOGY_DIR});
-    REQUIRE_MESSAGE(opened.ok(), (opened ? "" : opened.error().ToString()));
-    connection = std::move(*opened);
-    std::vector<Contact> contacts;
-    for (uint32_t i = 0; i < count; ++i) contacts.push_back(bench::GenerateContact(i));
-    ContactBook book(*connection);
-    const auto saved = book.Save(contacts);
-    REQUIRE_MESSAGE(saved.ok(), (saved ? "" : saved.error().ToString()));
-  }
+struct ReadFixture : BookFixture {
+  explicit ReadFixture(uint32_t count) { SaveGenerated(count); }
 };
 
 // UIDs of contacts spread over the book (a prime step), `count` of them.
