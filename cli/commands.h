@@ -62,7 +62,8 @@ int RunExtract(const ExtractArgs& args);
 // `quarry contacts import|export|get|find` (cli/contacts_command.cpp, issue 7).
 struct ContactsArgs {
   StoreArgs store;  // no --database: the running quarry-store
-  bool use_fd = true;
+  bool force_fd = false;     // --fd: the FD stream
+  bool force_plain = false;  // --no-fd: plain SparqlQuery; neither: QueryTransport::kAuto
   std::string vcard_version = "4.0";
   std::string file;
   std::vector<std::string> uids;

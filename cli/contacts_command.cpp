@@ -17,8 +17,9 @@ using contacts::ContactFilter;
 Result<std::unique_ptr<Connection>> OpenConnection(const ContactsArgs& args) {
   if (args.store.database.empty()) {
     QUARRY_ASSIGN_OR_RETURN(auto connection, Connection::Bus());
-    connection->SetQueryTransport(args.use_fd ? QueryTransport::kFdStream
-                                              : QueryTransport::kPlainDBus);
+    connection->SetQueryTransport(args.force_fd      ? QueryTransport::kFdStream
+                                  : args.force_plain ? QueryTransport::kPlainDBus
+                                                     : QueryTransport::kAuto);
     return connection;
   }
   return Connection::Open({.database = args.store.database, .ontology = args.store.ontology});
@@ -93,7 +94,12 @@ CLI::App* AddContactsCommand(CLI::App& app, ContactsArgs& args) {
       ->required(false)
       ->description("Database directory, opened in this process (default: the running "
                     "quarry-store over D-Bus)");
-  command->add_flag("--fd,!--no-fd", args.use_fd, "Without --database: rows through a pipe");
+  CLI::Option* fd = command->add_flag("--fd", args.force_fd,
+                                      "Without --database: rows through a pipe (the default "
+                                      "where the bus can pass descriptors)");
+  command->add_flag("--no-fd", args.force_plain,
+                    "Without --database: rows as plain D-Bus replies (text only)")
+      ->excludes(fd);
   command->add_option("--vcard-version", args.vcard_version, "vCard version written: 4.0 or 3.0")
       ->check(CLI::IsMember({"3.0", "4.0"}));
   command->require_subcommand(1);

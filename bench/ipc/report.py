@@ -2,6 +2,7 @@
 """bench/ipc report: the best of the runs per path, as Markdown tables with ratios from the same
 session (README.md). Input: run's results.tsv, one line per run:
 system path run ms rows bytes client_cpu_ms client_peak_kb server_cpu_ms server_peak_kb
+[bus_cpu_ms] (the dbus-daemon's CPU per run; older files lack it)
 System "quarry" / "tracker3.4" is the 30-column result; "q:NAME" the seed's four queries.
 """
 import argparse
@@ -14,22 +15,23 @@ def load(path):
         f = line.rstrip("\n").split("\t")
         runs[(f[0], f[1])].append({
             "ms": float(f[3]), "rows": int(f[4]), "bytes": int(f[5]), "ccpu": float(f[6]),
-            "cpeak": int(f[7]), "scpu": int(f[8]), "speak": int(f[9] or 0)})
+            "cpeak": int(f[7]), "scpu": int(f[8]), "speak": int(f[9] or 0),
+            "bcpu": int(f[10]) if len(f) > 10 and f[10] else 0})
     return runs
 
 
 def cpu(r):
-    """Client plus server CPU: on a loaded machine steadier than wall time."""
-    return r["ccpu"] + r["scpu"]
+    """Client plus server plus dbus-daemon CPU: on a loaded machine steadier than wall time."""
+    return r["ccpu"] + r["scpu"] + r["bcpu"]
 
 
 def wide_table(best, rows, runs):
     direct = best.get(("quarry", "direct"))
     tracker = best.get(("tracker3.4", "tracker"))
     print(f"{rows:,} rows x 30 columns, best of {runs} runs\n")
-    print("| path | ms | x direct | Tracker / path | client CPU ms | server CPU ms "
+    print("| path | ms | x direct | Tracker / path | client CPU ms | server CPU ms | bus CPU ms "
           "| CPU x direct | client peak MB | server peak MB | rows |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for key, r in best.items():
         if key[0].startswith("q:"):
             continue
@@ -37,7 +39,8 @@ def wide_table(best, rows, runs):
         vs_tracker = f"{tracker['ms'] / r['ms']:.2f}" if tracker else "-"
         cpu_direct = f"{cpu(r) / cpu(direct):.2f}" if direct and cpu(direct) > 0 else "-"
         print(f"| {key[0]} {key[1]} | {r['ms']:.0f} | {vs_direct} | {vs_tracker} | "
-              f"{r['ccpu']:.0f} | {r['scpu']} | {cpu_direct} | {r['cpeak'] / 1024:.0f} | "
+              f"{r['ccpu']:.0f} | {r['scpu']} | {r['bcpu']} | {cpu_direct} | "
+              f"{r['cpeak'] / 1024:.0f} | "
               f"{r['speak'] / 1024:.0f} | {r['rows']:,} |")
     for key, r in best.items():
         if not key[0].startswith("q:") and r["rows"] != rows:
@@ -48,7 +51,7 @@ def query_table(best):
     names = sorted({key[0] for key in best if key[0].startswith("q:")})
     if not names:
         return
-    print("\nThe seed's four queries (best run; ms, and CPU ms client+server in brackets)\n")
+    print("\nThe seed's four queries (best run; ms, and CPU ms client+server+bus in brackets)\n")
     print("| query | rows | direct | fd | dbus | tracker | fd x direct | dbus x direct "
           "| Tracker / fd | Tracker / dbus |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")

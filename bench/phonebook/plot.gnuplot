@@ -9,7 +9,7 @@ set yrange [1:1e7]
 set xlabel "contacts"
 set key left top
 set grid
-paths = "quarry:embedded quarry:store quarry:store_fd quarry:store_dbus quarry:direct tracker3.4:local"
+paths = "quarry:embedded quarry:store quarry:store_auto quarry:store_fd quarry:store_dbus quarry:direct tracker3.4:local"
 # Rows of one system, path and operation: "count micros".
 sel(p, op) = sprintf("< awk -F'\\t' -v s=%s -v p=%s -v op=%s '$1==s && $2==p && $4==op {print $3, $5}' results.tsv", \
                      substr(p, 1, strstrt(p, ":") - 1), substr(p, strstrt(p, ":") + 1, 99), op)

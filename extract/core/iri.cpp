@@ -1,9 +1,6 @@
-// Deterministic IRIs: case folding and NFC with ICU, then percent-encoding, so the key is a
-// valid IRI whatever the tag said and two spellings of one name meet.
+// File URLs and element IRIs (no ICU here: DeterministicIri's case folding is in iri_fold.cpp,
+// linked only where modules run, so the extractor's executables do not load ICU).
 #include "extract/core/iri.h"
-
-#include <unicode/normalizer2.h>
-#include <unicode/unistr.h>
 
 #include <string>
 
@@ -30,37 +27,10 @@ void AppendPercentEncoded(std::string_view bytes, std::string_view keep, std::st
   }
 }
 
-// Case-folded NFC form of a UTF-8 string (invalid bytes become U+FFFD, as ICU reads them).
-std::string FoldedKey(std::string_view part) {
-  icu::UnicodeString text = icu::UnicodeString::fromUTF8(
-      icu::StringPiece(part.data(), static_cast<int32_t>(part.size())));
-  text.foldCase();
-  UErrorCode status = U_ZERO_ERROR;
-  const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
-  std::string key;
-  if (U_SUCCESS(status)) {
-    const icu::UnicodeString normalized = nfc->normalize(text, status);
-    if (U_SUCCESS(status)) return normalized.toUTF8String(key);
-  }
-  // ICU's NFC data ships with libicu; without it the folded text is still a stable key.
-  return text.toUTF8String(key);
-}
-
 }  // namespace
 
-std::string DeterministicIri(std::string_view kind,
-                             std::initializer_list<std::string_view> identifying_parts) {
-  std::string iri = "urn:quarry:";
-  iri.append(kind);
-  iri.push_back(':');
-  bool first = true;
-  // Parts are percent-encoded without keeping '/', so the '/' separators are unambiguous.
-  for (const std::string_view part : identifying_parts) {
-    if (!first) iri.push_back('/');
-    first = false;
-    AppendPercentEncoded(FoldedKey(part), /*keep=*/"", iri);
-  }
-  return iri;
+void AppendIriEncoded(std::string_view bytes, std::string_view keep, std::string& out) {
+  AppendPercentEncoded(bytes, keep, out);
 }
 
 std::string FileUrl(std::string_view absolute_path) {

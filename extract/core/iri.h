@@ -31,4 +31,8 @@ std::optional<std::string> FileUrlToPath(std::string_view url);
 // a file replaces the same element.
 std::string ElementIri(std::string_view file_url);
 
+// Appends `bytes` percent-encoded, RFC 3986's unreserved characters and those in `keep` left as
+// they are (FileUrl's and DeterministicIri's encoding; iri_fold.cpp uses it).
+void AppendIriEncoded(std::string_view bytes, std::string_view keep, std::string& out);
+
 }  // namespace quarry::extract

@@ -1,7 +1,12 @@
 // libmagic behind one RAII handle per thread: magic_load() costs about a millisecond, too much
 // to repeat for each of thousands of files, and a magic_t must not be shared across threads.
+// Before it, a signature check: when the extension names a format with an unmistakable
+// signature at offset 0 and the first bytes carry it, that is the answer, without libmagic
+// (loading its 8 MB database and the first query cost ~3 ms of a one-shot process). libmagic
+// itself (and its libbz2) is loaded with dlopen on first use, so such a process never maps it.
 #include "extract/core/mime.h"
 
+#include <dlfcn.h>
 #include <fmt/format.h>
 #include <magic.h>
 #include <unistd.h>
@@ -13,19 +18,61 @@
 namespace quarry::extract {
 namespace {
 
+// libmagic's soname has been libmagic.so.1 since file 4.x.
+constexpr char kLibmagic[] = "libmagic.so.1";
+
+struct Libmagic {
+  decltype(&magic_open) open = nullptr;
+  decltype(&magic_load) load = nullptr;
+  decltype(&magic_descriptor) descriptor = nullptr;
+  decltype(&magic_error) error = nullptr;
+  decltype(&magic_close) close = nullptr;
+  std::string load_error;  // why it could not be loaded; empty when loaded
+};
+
+template <typename F>
+void Bind(void* library, const char* symbol, F& function) {
+  function = reinterpret_cast<F>(dlsym(library, symbol));
+}
+
+const Libmagic& LoadLibmagic() {
+  static const Libmagic libmagic = [] {
+    Libmagic loaded;
+    void* library = dlopen(kLibmagic, RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) {
+      const char* reason = dlerror();
+      loaded.load_error = fmt::format("libmagic: cannot load {}: {}", kLibmagic,
+                                      reason ? reason : "dlopen failed");
+      return loaded;
+    }
+    Bind(library, "magic_open", loaded.open);
+    Bind(library, "magic_load", loaded.load);
+    Bind(library, "magic_descriptor", loaded.descriptor);
+    Bind(library, "magic_error", loaded.error);
+    Bind(library, "magic_close", loaded.close);
+    if (!loaded.open || !loaded.load || !loaded.descriptor || !loaded.error || !loaded.close) {
+      loaded.load_error = fmt::format("libmagic: {} lacks the magic_* functions", kLibmagic);
+    }
+    return loaded;
+  }();
+  return libmagic;
+}
+
 struct MagicCloser {
-  void operator()(magic_t handle) const noexcept { magic_close(handle); }
+  void operator()(magic_t handle) const noexcept { LoadLibmagic().close(handle); }
 };
 using MagicHandle = std::unique_ptr<std::remove_pointer_t<magic_t>, MagicCloser>;
 
 Result<magic_t> ThreadMagic() {
   thread_local MagicHandle handle;
   if (handle) return handle.get();
-  MagicHandle opened(magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR));
+  const Libmagic& libmagic = LoadLibmagic();
+  if (!libmagic.load_error.empty()) return Error(Errc::kUnsupported, libmagic.load_error);
+  MagicHandle opened(libmagic.open(MAGIC_MIME_TYPE | MAGIC_ERROR));
   if (!opened) return Error(Errc::kInternal, "libmagic: magic_open failed");
-  if (magic_load(opened.get(), nullptr) != 0) {
-    return Error(Errc::kNotFound,
-                 fmt::format("libmagic: cannot load its database: {}", magic_error(opened.get())));
+  if (libmagic.load(opened.get(), nullptr) != 0) {
+    return Error(Errc::kNotFound, fmt::format("libmagic: cannot load its database: {}",
+                                              libmagic.error(opened.get())));
   }
   handle = std::move(opened);
   return handle.get();
@@ -76,7 +123,60 @@ bool ExtensionRefines(std::string_view detected, std::string_view by_extension) 
   return false;
 }
 
+// Extensions whose format starts with a fixed signature, and the type libmagic gives such a
+// file (tests/extract/core_test.cpp checks both agree on the whole corpus, hostile set included).
+struct Signature {
+  std::string_view extension;
+  std::string_view magic;
+  std::string_view mime_type;
+};
+constexpr Signature kSignatures[] = {
+    {"pdf", "%PDF-", "application/pdf"},
+    {"flac", "fLaC", "audio/flac"},
+    {"png", "\x89PNG\r\n\x1a\n", "image/png"},
+    {"jpg", "\xff\xd8\xff", "image/jpeg"},
+    {"jpeg", "\xff\xd8\xff", "image/jpeg"},
+    {"mp3", "ID3", "audio/mpeg"},
+};
+constexpr size_t kSignatureBytes = 8;
+
+Result<std::string> LibmagicType(int fd, std::string_view path) {
+  QUARRY_ASSIGN_OR_RETURN(magic_t magic, ThreadMagic());
+  // magic_descriptor() reads from the current offset and moves it; start at 0 and put it back.
+  if (lseek(fd, 0, SEEK_SET) < 0) {
+    return Error(Errc::kIo, fmt::format("{}: cannot seek: not a regular file", path));
+  }
+  const Libmagic& libmagic = LoadLibmagic();
+  const char* detected = libmagic.descriptor(magic, fd);
+  const off_t rewound = lseek(fd, 0, SEEK_SET);
+  if (detected == nullptr || rewound < 0) {
+    const char* reason = libmagic.error(magic);
+    return Error(Errc::kIo, fmt::format("{}: cannot read its type: {}", path,
+                                        reason ? reason : "unknown libmagic error"));
+  }
+  std::string mime_type(detected);
+  // libmagic names an empty file application/x-empty through a descriptor and inode/x-empty
+  // through a path; keep the shared-mime-info name.
+  if (mime_type == "application/x-empty") mime_type = "inode/x-empty";
+  return mime_type;
+}
+
 }  // namespace
+
+Result<void> LoadMimeDetection() {
+  const Libmagic& libmagic = LoadLibmagic();
+  if (!libmagic.load_error.empty()) return Error(Errc::kUnsupported, libmagic.load_error);
+  return {};
+}
+
+std::string_view SniffMimeType(std::string_view lower_extension, std::string_view head) {
+  for (const Signature& signature : kSignatures) {
+    if (signature.extension == lower_extension && head.starts_with(signature.magic)) {
+      return signature.mime_type;
+    }
+  }
+  return {};
+}
 
 std::string LowerExtension(std::string_view path) {
   const size_t slash = path.rfind('/');
@@ -103,22 +203,24 @@ std::string_view MimeTypeForExtension(std::string_view lower_extension) {
 }
 
 Result<std::string> DetectMimeType(int fd, std::string_view path) {
-  QUARRY_ASSIGN_OR_RETURN(magic_t magic, ThreadMagic());
-  // magic_descriptor() reads from the current offset and moves it; start at 0 and put it back.
-  if (lseek(fd, 0, SEEK_SET) < 0) {
-    return Error(Errc::kIo, fmt::format("{}: cannot seek: not a regular file", path));
+  const std::string extension = LowerExtension(path);
+  char head[kSignatureBytes];
+  const ssize_t got = pread(fd, head, sizeof head, 0);
+  if (got > 0) {
+    const std::string_view sniffed =
+        SniffMimeType(extension, std::string_view(head, static_cast<size_t>(got)));
+    if (!sniffed.empty()) return std::string(sniffed);
   }
-  const char* detected = magic_descriptor(magic, fd);
-  const off_t rewound = lseek(fd, 0, SEEK_SET);
-  if (detected == nullptr || rewound < 0) {
-    const char* reason = magic_error(magic);
-    return Error(Errc::kIo, fmt::format("{}: cannot read its type: {}", path,
-                                        reason ? reason : "unknown libmagic error"));
+  QUARRY_ASSIGN_OR_RETURN(std::string mime_type, LibmagicType(fd, path));
+  if (IsGenericMime(mime_type)) {
+    const std::string_view by_extension = MimeTypeForExtension(extension);
+    if (ExtensionRefines(mime_type, by_extension)) mime_type = by_extension;
   }
-  std::string mime_type(detected);
-  // libmagic names an empty file application/x-empty through a descriptor and inode/x-empty
-  // through a path; keep the shared-mime-info name.
-  if (mime_type == "application/x-empty") mime_type = "inode/x-empty";
+  return mime_type;
+}
+
+Result<std::string> DetectMimeTypeWithLibmagic(int fd, std::string_view path) {
+  QUARRY_ASSIGN_OR_RETURN(std::string mime_type, LibmagicType(fd, path));
   if (IsGenericMime(mime_type)) {
     const std::string_view by_extension = MimeTypeForExtension(LowerExtension(path));
     if (ExtensionRefines(mime_type, by_extension)) mime_type = by_extension;

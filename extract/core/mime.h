@@ -2,6 +2,9 @@
 // only say application/octet-stream, text/plain, application/zip or "empty" (a Markdown file
 // is text/plain to libmagic, a .docx is a zip). Content wins over a lying extension: a PDF
 // named .mp3 is application/pdf.
+// Fast path first: a file whose extension names a format with a fixed signature (.pdf, .flac,
+// .png, .jpg, .mp3 with an ID3v2 tag) and whose first bytes carry it gets that type without
+// libmagic; anything else (no signature, another one, an empty file) goes to libmagic.
 // Thread-safety: any thread (each thread keeps its own libmagic handle).
 #pragma once
 
@@ -15,6 +18,18 @@ namespace quarry::extract {
 // The MIME type of the open regular file `fd` named `path` (used for the extension and in
 // errors). Never empty on success.
 Result<std::string> DetectMimeType(int fd, std::string_view path);
+
+// DetectMimeType without the signature fast path: libmagic always reads the file (tests check
+// both agree).
+Result<std::string> DetectMimeTypeWithLibmagic(int fd, std::string_view path);
+
+// The type the first bytes `head` confirm for a lower-case extension ("pdf" + "%PDF-" →
+// "application/pdf"), or "" when the signature table cannot tell.
+std::string_view SniffMimeType(std::string_view lower_extension, std::string_view head);
+
+// Loads libmagic now (it is otherwise loaded with dlopen by the first file the signature check
+// cannot decide); the quarry-extract worker does, before its seccomp filter.
+Result<void> LoadMimeDetection();
 
 // The MIME type an extension stands for ("md" → "text/markdown"), or "" when unknown.
 std::string_view MimeTypeForExtension(std::string_view lower_extension);

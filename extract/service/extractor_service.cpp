@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <map>
 
 #include "extract/core/iri.h"
@@ -12,8 +13,8 @@
 namespace quarry::extract::service {
 namespace {
 
-constexpr size_t kLookupBatch = 16;   // URLs per nie:url query
-constexpr auto kRetryPause = std::chrono::seconds(1);
+constexpr auto kRetryPause = std::chrono::milliseconds(1000);
+constexpr auto kFirstRetryPause = std::chrono::milliseconds(25);
 
 int64_t MtimeMicros(const struct stat& info) {
   return static_cast<int64_t>(info.st_mtim.tv_sec) * 1'000'000 + info.st_mtim.tv_nsec / 1000;
@@ -135,30 +136,29 @@ StatusSnapshot ExtractorService::Status() const {
   return status;
 }
 
-Connection* ExtractorService::StoreLocked() {
-  if (store_) return store_.get();
+Connection* ExtractorService::StoreLocked(StoreLink& link) {
+  if (link.connection) return link.connection.get();
   auto connection = Connection::Bus(settings_.store);
   if (!connection) {
     // Once per outage: the dispatcher and the writer retry every second.
-    if (!store_away_reported_) LogWarning(connection.error().ToString() + "; retrying");
-    store_away_reported_ = true;
+    if (!store_away_reported_.exchange(true)) LogWarning(connection.error().ToString() + "; retrying");
     return nullptr;
   }
-  if (store_away_reported_) LogInfo("the store is back");
-  store_away_reported_ = false;
-  store_ = std::move(*connection);
-  store_->SetUpdateSource("miner");  // the extractor's writes never trigger writeback
-  return store_.get();
+  if (store_away_reported_.exchange(false)) LogInfo("the store is back");
+  link.connection = std::move(*connection);
+  link.connection->SetUpdateSource("miner");  // the extractor's writes never trigger writeback
+  return link.connection.get();
 }
 
 // ---- dispatcher: queue -> one lookup per batch -> jobs ----
 
 void ExtractorService::LoadBacklog() {
+  std::chrono::milliseconds pause = kFirstRetryPause;
   while (!stopping_) {
     std::vector<std::string> urls;
     {
-      const std::lock_guard store_lock(store_mutex_);
-      Connection* store = StoreLocked();
+      const std::lock_guard store_lock(lookup_link_.mutex);
+      Connection* store = StoreLocked(lookup_link_);
       auto rows = store ? store->Query(PendingQuery()) : Result<Cursor>(Error(Errc::kIo, "no store"));
       while (rows) {
         auto more = rows->Next();
@@ -167,7 +167,7 @@ void ExtractorService::LoadBacklog() {
       }
       if (!rows && store) {
         LogWarning(rows.error().ToString());
-        store_.reset();
+        lookup_link_.connection.reset();
       }
       if (rows) {
         queue_.PushBacklog(urls);
@@ -175,7 +175,10 @@ void ExtractorService::LoadBacklog() {
         break;
       }
     }
-    std::this_thread::sleep_for(kRetryPause);
+    // A store that is starting with us (scripts/run, a login) is there within milliseconds:
+    // retry soon at first, then every kRetryPause.
+    std::this_thread::sleep_for(pause);
+    pause = std::min<std::chrono::milliseconds>(pause * 2, kRetryPause);
   }
   const std::lock_guard lock(mutex_);
   loaded_ = true;
@@ -185,9 +188,11 @@ void ExtractorService::DispatchLoop() {
   LoadBacklog();
   while (!stopping_) {
     {
-      // Take a new batch only when the workers need one, so a Queue call overtakes the backlog.
+      // Look the next batch up while the workers still have a batch's worth of jobs, so they
+      // never wait for the lookup's round trip; no more ahead, so a Queue call overtakes the
+      // backlog after at most that many files.
       std::unique_lock lock(mutex_);
-      jobs_changed_.wait(lock, [this] { return stopping_ || jobs_.size() < settings_.workers; });
+      jobs_changed_.wait(lock, [this] { return stopping_ || NeedsLookup(jobs_.size(), settings_.workers); });
     }
     std::vector<std::string> urls = queue_.Take(kLookupBatch);
     if (urls.empty()) return;  // closed
@@ -209,13 +214,13 @@ void ExtractorService::DispatchLoop() {
 bool ExtractorService::Dispatch(const std::vector<std::string>& urls) {
   std::vector<Job> jobs;
   {
-    const std::lock_guard store_lock(store_mutex_);
-    Connection* store = StoreLocked();
+    const std::lock_guard store_lock(lookup_link_.mutex);
+    Connection* store = StoreLocked(lookup_link_);
     if (store == nullptr) return false;
     auto rows = store->Query(LookupQuery(urls));
     if (!rows) {
       LogWarning(rows.error().ToString());
-      store_.reset();
+      lookup_link_.connection.reset();
       return false;
     }
     jobs = Resolve(urls, *rows);

@@ -54,6 +54,15 @@ struct ServiceSettings {
   std::chrono::milliseconds write_linger{250};
 };
 
+// URLs per store lookup (one nie:url query per batch).
+inline constexpr size_t kLookupBatch = 16;
+
+// Whether the dispatcher looks the next batch up now, with `ready` jobs looked up and waiting
+// for `workers` worker slots: while a batch's worth is still ready, so the workers never wait
+// for a lookup's round trip (or for a write in progress), and not earlier, so files queued by
+// a Queue call overtake the backlog after at most kLookupBatch + workers files.
+inline bool NeedsLookup(size_t ready, size_t workers) { return ready < kLookupBatch + workers; }
+
 // GetStatus (extract/README.md lists the keys).
 struct StatusSnapshot {
   std::string state;  // "starting", "idle", "extracting"
@@ -118,7 +127,14 @@ class ExtractorService {
   void Counted(const Written& written);
   void AnswerPendingMetadata();
   bool MoreInFlightLocked() const;  // holds mutex_
-  Connection* StoreLocked();
+  // One bus connection per thread that talks to the store (the dispatcher's lookups, the
+  // writer's batches), so a lookup never waits behind a write in progress: the store answers
+  // queries on its reader threads while its writer commits.
+  struct StoreLink {
+    std::mutex mutex;  // the owning thread, and Stop()
+    std::unique_ptr<Connection> connection;
+  };
+  Connection* StoreLocked(StoreLink& link);  // holds link.mutex
 
   const ServiceSettings settings_;
   FileQueue queue_;
@@ -145,9 +161,9 @@ class ExtractorService {
   uint64_t skipped_ = 0;
   uint64_t write_batches_ = 0;
 
-  std::mutex store_mutex_;  // one thread at a time per Connection
-  std::unique_ptr<Connection> store_;
-  bool store_away_reported_ = false;
+  StoreLink lookup_link_;  // the dispatcher's
+  StoreLink write_link_;   // the writer's
+  std::atomic<bool> store_away_reported_{false};
 
   std::thread dispatcher_;
   std::thread writer_;

@@ -208,8 +208,8 @@ void ExtractorService::Counted(const Written& written) {
 }
 
 std::vector<ExtractorService::Written> ExtractorService::WriteBatch(std::vector<Written>& batch) {
-  const std::lock_guard store_lock(store_mutex_);
-  Connection* store = StoreLocked();
+  const std::lock_guard store_lock(write_link_.mutex);
+  Connection* store = StoreLocked(write_link_);
   if (store == nullptr) return std::move(batch);
   Batch request = store->CreateBatch();
   for (const Written& written : batch) request.Add(written.update);
@@ -224,7 +224,7 @@ std::vector<ExtractorService::Written> ExtractorService::WriteBatch(std::vector<
   }
   if (IsStoreAway(executed.error())) {
     LogWarning(executed.error().ToString());
-    store_.reset();
+    write_link_.connection.reset();
     return std::move(batch);
   }
   // One bad update must not lose the others: each alone, and a refused one as a failure.
@@ -245,7 +245,7 @@ std::vector<ExtractorService::Written> ExtractorService::WriteBatch(std::vector<
       done = store->Update(written.update);
     }
     if (!done && IsStoreAway(done.error())) {
-      store_.reset();
+      write_link_.connection.reset();
       return {std::make_move_iterator(batch.begin() + static_cast<ptrdiff_t>(i)),
               std::make_move_iterator(batch.end())};
     }

@@ -8,7 +8,9 @@
 #include <string>
 
 #include "extract/core/iri.h"
+#include "extract/core/mime.h"
 #include "extract/core/pipeline.h"
+#include "extract/core/plugin.h"
 #include "extract/service/sandbox.h"
 #include "extract/service/worker_protocol.h"
 
@@ -51,11 +53,22 @@ std::string ExtractOne(const Registry& registry, const std::string& path, const 
 }  // namespace
 
 int RunWorker(const WorkerSettings& settings) {
+  // Every plugin, ICU and libmagic are loaded before the seccomp filter goes in: after it,
+  // nothing new is mapped as code (the filter would allow dlopen's read-only opens and mmap,
+  // but a worker that has begun reading hostile files should not load code), and no file pays
+  // for a load. A plugin that fails to load is reported here; its files then fail with the
+  // same error naming the plugin's file.
+  const Registry registry = BuiltinRegistry();
+  if (auto loaded = LoadAllPlugins(registry); !loaded) {
+    std::fprintf(stderr, "quarry-extract worker: %s\n", loaded.error().ToString().c_str());
+  }
+  if (auto loaded = LoadMimeDetection(); !loaded) {
+    std::fprintf(stderr, "quarry-extract worker: %s\n", loaded.error().ToString().c_str());
+  }
   if (auto sandboxed = EnterWorkerSandbox(settings.memory_limit_bytes); !sandboxed) {
     std::fprintf(stderr, "quarry-extract worker: %s\n", sandboxed.error().ToString().c_str());
     return 2;
   }
-  const Registry registry = BuiltinRegistry();
   if (!WriteFrame(STDOUT_FILENO, std::string(1, kTagReady))) return 3;
   FrameReader reader(STDIN_FILENO);
   std::string path;

@@ -2,10 +2,13 @@
 // status and backup through quarry-store's interfaces (DESIGN.md "D-Bus").
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <map>
 
 #include "store/client/backend.h"
@@ -26,6 +29,71 @@ constexpr uint64_t kQueryTimeoutUs = 10ull * 60 * 1000 * 1000;
 using VariantMap = std::map<std::string, sdbus::Variant>;
 
 constexpr std::string_view kNotSupportedError = "org.freedesktop.DBus.Error.NotSupported";
+
+// poll()'s timeout for sd-bus's absolute CLOCK_MONOTONIC deadline (UINT64_MAX: none).
+int TimeoutMs(uint64_t deadline_usec) {
+  if (deadline_usec == std::numeric_limits<uint64_t>::max()) return -1;
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  const uint64_t now_usec =
+      static_cast<uint64_t>(now.tv_sec) * 1000000 + static_cast<uint64_t>(now.tv_nsec) / 1000;
+  if (deadline_usec <= now_usec) return 0;
+  const uint64_t wait_ms = (deadline_usec - now_usec + 999) / 1000;
+  return static_cast<int>(std::min<uint64_t>(wait_ms, std::numeric_limits<int>::max()));
+}
+
+// The reply of an asynchronous Steroids call, brought in by dispatching the link's connection
+// from inside the PipeReader's waits (pipe_reader.h): no thread of its own, no hand-off.
+class BusReplyPump final : public ReplyPump {
+ public:
+  BusReplyPump(BusLink& link, sdbus::IConnection& connection, PipeReader& reader)
+      : link_(link), connection_(connection), reader_(reader) {}
+  ~BusReplyPump() override { pending_.cancel(); }
+
+  // Sends `call`; its reply (the variable names) goes to the reader.
+  void Send(sdbus::IProxy& proxy, const sdbus::MethodCall& call, uint64_t timeout_us) {
+    pending_ = proxy.callMethod(
+        call,
+        [this](sdbus::MethodReply& reply, const sdbus::Error* error) {
+          if (error != nullptr) return reader_.Deliver(link_.TranslateLater(*error));
+          try {
+            PipeReader::Names names;
+            reply >> names;
+            reader_.Deliver(std::move(names));
+          } catch (const sdbus::Error& failure) {
+            reader_.Deliver(link_.TranslateLater(failure));
+          }
+        },
+        timeout_us);
+  }
+  Watch Prepare() override {
+    Process();
+    if (reader_.replied()) return {};
+    try {
+      const sdbus::IConnection::PollData poll = connection_.getEventLoopPollData();
+      return {poll.fd, poll.events, TimeoutMs(poll.timeout_usec)};
+    } catch (const sdbus::Error& error) {
+      reader_.Deliver(link_.TranslateLater(error));
+      return {};
+    }
+  }
+  void Dispatch() override { Process(); }
+
+ private:
+  void Process() {
+    try {
+      while (!reader_.replied() && connection_.processPendingRequest()) {
+      }
+    } catch (const sdbus::Error& error) {
+      reader_.Deliver(link_.TranslateLater(error));
+    }
+  }
+
+  BusLink& link_;
+  sdbus::IConnection& connection_;
+  PipeReader& reader_;
+  sdbus::PendingAsyncCall pending_;
+};
 
 class BusConnection;
 
@@ -50,13 +118,16 @@ class BusConnection final : public Connection::Impl {
   // `parameters` travel beside the unchanged text (store/ipc/query_parameters.h): the store binds
   // them into the query it keeps compiled for that text.
   Result<Cursor> Query(std::string_view sparql, const engine::QueryParameters& parameters) {
-    // kAuto: the FD stream, the one path that carries types, variable names and any size at
-    // the cost of one round trip like SparqlQuery (bench/ipc); plain D-Bus only on a connection
-    // that cannot pass descriptors.
-    if (transport_ != QueryTransport::kPlainDBus) {
+    // kAuto: the FD stream, one message each way whatever the size, typed (bench/ipc); plain
+    // D-Bus only on a connection that cannot pass descriptors. (A small result inside the
+    // reply as `ay` was tried: sdbus-c++ 1.2 marshals an `ay` byte by byte, +0.5 ms for 6 KiB
+    // on each side, where the pipe costs ~0.1 ms.)
+    if (transport_ == QueryTransport::kFdStream) return StreamQuery(sparql, parameters);
+    if (transport_ == QueryTransport::kAuto && !fds_unsupported_) {
       bool fd_unsupported = false;
       auto streamed = StreamQuery(sparql, parameters, &fd_unsupported);
-      if (!fd_unsupported || transport_ == QueryTransport::kFdStream) return streamed;
+      if (!fd_unsupported) return streamed;
+      fds_unsupported_ = true;  // this bus never will: go straight to plain D-Bus from now on
     }
     bool too_large = false;
     return PlainQuery(sparql, &too_large, parameters);
@@ -103,58 +174,63 @@ class BusConnection final : public Connection::Impl {
   BusLink link_;
   std::weak_ptr<PipeReader> in_flight_;
   QueryTransport transport_ = QueryTransport::kAuto;
+  bool fds_unsupported_ = false;  // the bus connection cannot pass descriptors (e.g. TCP)
   std::string source_;
 };
 
 Result<Cursor> BusStatement::Execute() { return connection_.Query(sparql_, parameters); }
 
 // Query(s query, h fd, a{sv} options) -> as: the store writes every row into the pipe, closes
-// it, then replies. The cursor decodes rows as they come; the reply's error (a stream cut
-// short) comes from its Next() after the rows that did arrive.
+// it, then replies. The call is sent asynchronously and its reply pumped while the cursor reads
+// (pipe_reader.h), on this thread; the reply's error (a stream cut short) comes from its Next()
+// after the rows that did arrive.
 Result<Cursor> BusConnection::StreamQuery(std::string_view sparql,
                                           const engine::QueryParameters& parameters,
                                           bool* fd_unsupported) {
+  FinishInFlight();
   int ends[2];
   if (::pipe2(ends, O_CLOEXEC) != 0) {
     return Error(Errc::kIo, fmt::format("cannot create a pipe: {}", std::strerror(errno)));
   }
+  UniqueFd write_end(ends[1]);
+  auto reader = std::make_shared<PipeReader>(UniqueFd(ends[0]));
   // A 1 MiB pipe (the unprivileged maximum) instead of 64 KiB: 16x fewer wake-ups of the store's
-  // writer and of the reader thread on large results (bench/ipc). Best effort: the default
-  // size still works.
-  (void)::fcntl(ends[0], F_SETPIPE_SZ, 1 << 20);
-  FinishInFlight();
-  auto write_end = std::make_shared<UniqueFd>(ends[1]);
-  VariantMap options{{"version", sdbus::Variant(int32_t{1})}};
-  if (!parameters.empty()) {
-    options.emplace(ipc::kParametersOption, ipc::EncodeParameters(parameters));
-  }
-  // The call blocks until the store has written the last row, so it runs on the reader's own
-  // thread while this one decodes rows (pipe_reader.h); link_ is its own until it returns.
-  auto reader = std::make_shared<PipeReader>(
-      UniqueFd(ends[0]),
-      [this, write_end, query = std::string(sparql), options = std::move(options)] {
-        return link_.Run([&](sdbus::IProxy& proxy) -> Result<std::vector<std::string>> {
-          auto call = proxy.createMethodCall(kSteroidsInterface, "Query");
-          call << query << sdbus::UnixFd(write_end->get()) << options;
-          write_end->reset();  // the message holds its own copy; the store gets another
-          auto reply = proxy.callMethod(call, kQueryTimeoutUs);
-          std::vector<std::string> variable_names;
-          reply >> variable_names;
-          return variable_names;
-        });
-      });
+  // writer and of the reader on large results (bench/ipc). Best effort: the default size still
+  // works.
+  (void)::fcntl(write_end.get(), F_SETPIPE_SZ, 1 << 20);
+  auto sent = link_.Run([&](sdbus::IProxy& proxy) -> Result<void> {
+    try {
+      auto call = proxy.createMethodCall(kSteroidsInterface, "Query");
+      call << std::string(sparql) << sdbus::UnixFd(write_end.get());
+      VariantMap options{{"version", sdbus::Variant(int32_t{1})}};
+      if (!parameters.empty()) {
+        options.emplace(ipc::kParametersOption, ipc::EncodeParameters(parameters));
+      }
+      call << options;
+      auto pump = std::make_unique<BusReplyPump>(link_, *link_.connection(), *reader);
+      pump->Send(proxy, call, kQueryTimeoutUs);
+      reader->SetPump(std::move(pump));
+      return Ok();
+    } catch (const sdbus::Error& error) {
+      // A connection that cannot pass descriptors (not a unix socket) refuses the fd, in the
+      // message or at sending; the connection is fine for everything else: no bus failure.
+      if (error.getName() != kNotSupportedError) throw;
+      if (fd_unsupported) *fd_unsupported = true;
+      return Error(Errc::kUnsupported,
+                   fmt::format("the bus connection cannot pass file descriptors, so the FD "
+                               "stream is unavailable (use the plain D-Bus transport): {}",
+                               error.getMessage()));
+    }
+  });
+  // The message holds its own copy of the write end; the store gets another.
+  write_end.reset();
+  if (!sent) return std::move(sent).error();
   in_flight_ = reader;
   // Compile errors and empty results come as the reply with no row: report them from Query().
   QUARRY_ASSIGN_OR_RETURN(const bool ended, reader->WaitForData());
   if (ended) {
     auto names = reader->Finish();
-    if (!names) {
-      // A connection that cannot pass descriptors (no unix socket) fails before sending.
-      if (fd_unsupported) {
-        *fd_unsupported = names.error().message().find(kNotSupportedError) != std::string::npos;
-      }
-      return std::move(names).error();
-    }
+    if (!names) return std::move(names).error();
   }
   return Cursor(std::make_unique<RowStreamCursor>(std::make_unique<PipeSource>(std::move(reader))));
 }
@@ -189,32 +265,23 @@ Result<GraphAnswer> BusConnection::QueryGraph(std::string_view sparql) {
 
 Result<Cursor> BusConnection::PlainQuery(std::string_view sparql, bool* too_large,
                                          const engine::QueryParameters& parameters) {
-  using Rows = std::vector<std::vector<std::string>>;
-  auto rows = Link().Run([&](sdbus::IProxy& proxy) -> Result<Rows> {
-    Rows result;
+  // The reply is kept whole and read by the cursor in place (text_rows_cursor.h).
+  auto reply = Link().Run([&](sdbus::IProxy& proxy) -> Result<sdbus::MethodReply> {
     try {
-      if (parameters.empty()) {
-        proxy.callMethod("SparqlQuery")
-            .onInterface(kResourcesInterface)
-            .withTimeout(kQueryTimeoutUs)
-            .withArguments(std::string(sparql))
-            .storeResultsTo(result);
-      } else {
-        proxy.callMethod("SparqlQueryWithOptions")
-            .onInterface(kResourcesInterface)
-            .withTimeout(kQueryTimeoutUs)
-            .withArguments(std::string(sparql),
-                           VariantMap{{ipc::kParametersOption, ipc::EncodeParameters(parameters)}})
-            .storeResultsTo(result);
+      auto call = proxy.createMethodCall(
+          kResourcesInterface, parameters.empty() ? "SparqlQuery" : "SparqlQueryWithOptions");
+      call << std::string(sparql);
+      if (!parameters.empty()) {
+        call << VariantMap{{ipc::kParametersOption, ipc::EncodeParameters(parameters)}};
       }
+      return proxy.callMethod(call, kQueryTimeoutUs);
     } catch (const sdbus::Error& error) {
       *too_large = error.getName() == ipc::kReplyTooLargeError;
       throw;
     }
-    return result;
   });
-  if (!rows) return std::move(rows).error();
-  return Cursor(std::make_unique<TextRowsCursor>(std::move(*rows)));
+  if (!reply) return std::move(reply).error();
+  return Cursor(std::make_unique<TextRowsCursor>(std::move(*reply)));
 }
 
 // One request without a source: SparqlUpdate(s). Otherwise BatchSparqlUpdate(as, a{sv}), one

@@ -39,6 +39,11 @@ Result<std::unique_ptr<sdbus::IConnection>> ConnectToBus(const std::string& addr
 }
 
 Result<sdbus::IProxy*> BusLink::Proxy() {
+  if (broken_) {
+    proxy_.reset();
+    connection_.reset();
+    broken_ = false;
+  }
   if (proxy_) return proxy_.get();
   auto connection = ConnectToBus(options_.address);
   if (!connection) {
@@ -58,13 +63,22 @@ Result<sdbus::IProxy*> BusLink::Proxy() {
 }
 
 Error BusLink::Translate(const sdbus::Error& error) {
+  Error translated = TranslateLater(error);
+  if (broken_) {
+    proxy_.reset();
+    connection_.reset();
+    broken_ = false;
+  }
+  return translated;
+}
+
+Error BusLink::TranslateLater(const sdbus::Error& error) {
   const std::string& name = error.getName();
   if (const auto code = ipc::ErrcFromDbusName(name)) return Error(*code, error.getMessage());
   if (IsCallError(name)) return Error(Errc::kUnsupported, fmt::format("{}: {}", name, error.getMessage()));
   // Anything else happened below the store (no owner, peer gone, bus gone, timeout): start
   // over with a fresh connection next time.
-  proxy_.reset();
-  connection_.reset();
+  broken_ = true;
   const std::string where = fmt::format("{} as {}", DescribeBus(options_.address), options_.bus_name);
   if (IsNotRunning(name)) {
     return Error(Errc::kIo, fmt::format("quarry-store is not running on {}: {}", where,

@@ -46,6 +46,11 @@ class BusLink {
 
   // Fails with "quarry-store is not running on ..." when nobody answers on the bus name.
   Result<void> Ping();
+  // The connection behind the last Proxy() (for an asynchronous call pumped by its caller).
+  sdbus::IConnection* connection() const { return connection_.get(); }
+  // Translate() for an error met while the connection is dispatching (an asynchronous reply):
+  // the connection cannot be dropped there, so a failed one is dropped by the next call.
+  Error TranslateLater(const sdbus::Error& error);
   const BusOptions& options() const { return options_; }
 
  private:
@@ -53,6 +58,7 @@ class BusLink {
   Error Translate(const sdbus::Error& error);
 
   BusOptions options_;
+  bool broken_ = false;  // TranslateLater() met a failed connection
   std::unique_ptr<sdbus::IConnection> connection_;
   std::unique_ptr<sdbus::IProxy> proxy_;
 };

@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <thread>
 
 namespace quarry {
 namespace {
@@ -17,39 +19,81 @@ Error ReadError(int error) {
                fmt::format("cannot read the FD result stream: {}", std::strerror(error)));
 }
 
+// A blocking call on a thread of its own; an eventfd tells the reader's poll() it returned.
+class ThreadPump final : public ReplyPump {
+ public:
+  ThreadPump(PipeReader& reader, PipeReader::Call call)
+      : reader_(reader), done_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+    thread_ = std::jthread([this, call = std::move(call)] {
+      result_ = call();
+      const uint64_t one = 1;
+      [[maybe_unused]] const ssize_t written = ::write(done_.get(), &one, sizeof one);
+    });
+  }
+  Watch Prepare() override { return {done_.get(), POLLIN, -1}; }
+  void Dispatch() override {
+    uint64_t count = 0;
+    if (::read(done_.get(), &count, sizeof count) != sizeof count) return;
+    thread_.join();
+    reader_.Deliver(std::move(result_));
+  }
+
+ private:
+  PipeReader& reader_;
+  UniqueFd done_;
+  Result<PipeReader::Names> result_{Error(Errc::kInternal, "no reply yet")};  // the thread's
+  std::jthread thread_;
+};
+
 }  // namespace
 
-PipeReader::PipeReader(UniqueFd read_end, Call call)
-    : read_end_(std::move(read_end)), replied_event_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+PipeReader::PipeReader(UniqueFd read_end) : read_end_(std::move(read_end)) {
   const int flags = ::fcntl(read_end_.get(), F_GETFL);
   if (flags >= 0) (void)::fcntl(read_end_.get(), F_SETFL, flags | O_NONBLOCK);
-  call_thread_ = std::jthread([this, call = std::move(call)] {
-    names_ = call();
-    replied_.store(true, std::memory_order_release);
-    const uint64_t one = 1;
-    [[maybe_unused]] const ssize_t written = ::write(replied_event_.get(), &one, sizeof one);
-  });
+}
+
+PipeReader::PipeReader(UniqueFd read_end, Call call) : PipeReader(std::move(read_end)) {
+  pump_ = std::make_unique<ThreadPump>(*this, std::move(call));
 }
 
 PipeReader::~PipeReader() {
   read_end_.reset();  // a store still writing gets EPIPE and replies with an error
-  JoinCall();
-}
-
-void PipeReader::JoinCall() {
-  if (joined_) return;
-  if (call_thread_.joinable()) call_thread_.join();
-  joined_ = true;
-}
-
-// Waits until the pipe has bytes (or EOF) or the call returned.
-Result<void> PipeReader::WaitReadable() {
-  pollfd watched[2] = {{read_end_.get(), POLLIN, 0}, {replied_event_.get(), POLLIN, 0}};
-  for (;;) {
-    const int ready = ::poll(watched, 2, -1);
-    if (ready > 0) return Ok();
-    if (ready < 0 && errno != EINTR) return ReadError(errno);
+  while (pump_ && !replied_) {
+    if (!Wait(/*with_pipe=*/false)) break;
   }
+}
+
+void PipeReader::Deliver(Result<Names> names) {
+  names_ = std::move(names);
+  replied_ = true;
+}
+
+Result<void> PipeReader::Wait(bool with_pipe) {
+  if (!pump_ || replied_) {
+    if (!with_pipe) return Error(Errc::kInternal, "FD result stream: no reply to wait for");
+    pollfd watched{read_end_.get(), POLLIN, 0};
+    if (::poll(&watched, 1, -1) < 0 && errno != EINTR) return ReadError(errno);
+    return Ok();
+  }
+  const ReplyPump::Watch watch = pump_->Prepare();
+  if (replied_) {
+    pump_.reset();
+    return Ok();
+  }
+  pollfd watched[2] = {{watch.fd, watch.events, 0}, {read_end_.get(), POLLIN, 0}};
+  const int ready = ::poll(watched, with_pipe ? 2 : 1, watch.timeout_ms);
+  if (ready < 0 && errno != EINTR) return ReadError(errno);
+  if (ready == 0 || (ready > 0 && watched[0].revents != 0)) pump_->Dispatch();
+  if (replied_) pump_.reset();
+  return Ok();
+}
+
+Result<void> PipeReader::WaitForReply() {
+  while (!replied_) {
+    if (!pump_) return Error(Errc::kInternal, "FD result stream: the call was never sent");
+    QUARRY_TRY(Wait(/*with_pipe=*/false));
+  }
+  return Ok();
 }
 
 Result<size_t> PipeReader::ReadPipe(char* out, size_t max) {
@@ -57,7 +101,7 @@ Result<size_t> PipeReader::ReadPipe(char* out, size_t max) {
   for (;;) {
     // Read the flag before the pipe: once the reply is in, every byte is already in the pipe,
     // so an empty pipe read after that is the end.
-    const bool reply_in = replied();
+    const bool reply_in = replied_;
     const ssize_t got = ::read(read_end_.get(), out, max);
     if (got > 0) return static_cast<size_t>(got);
     if (got == 0 || (errno == EAGAIN && reply_in)) {
@@ -66,7 +110,7 @@ Result<size_t> PipeReader::ReadPipe(char* out, size_t max) {
     }
     if (errno == EINTR) continue;
     if (errno != EAGAIN) return ReadError(errno);
-    QUARRY_TRY(WaitReadable());
+    QUARRY_TRY(Wait(/*with_pipe=*/true));
   }
 }
 
@@ -97,7 +141,7 @@ Result<bool> PipeReader::WaitForData() {
   return *got == 0;
 }
 
-Result<std::vector<std::string>> PipeReader::Finish() {
+Result<PipeReader::Names> PipeReader::Finish() {
   constexpr size_t kChunk = 1 << 20;
   while (!pipe_ended_) {
     const size_t old_size = spilled_.size();
@@ -107,11 +151,11 @@ Result<std::vector<std::string>> PipeReader::Finish() {
     if (!got) {
       pipe_ended_ = true;
       read_end_.reset();  // the store stops writing (EPIPE) and replies
-      JoinCall();
+      (void)WaitForReply();
       return std::move(got).error();
     }
   }
-  JoinCall();
+  QUARRY_TRY(WaitForReply());
   return names_;
 }
 

@@ -1,10 +1,15 @@
-// TextRowsCursor: the rows of a plain D-Bus SparqlQuery reply (aas). That reply carries text
-// only: every non-empty value reads as ValueKind::kString, an empty one as unbound (the two
-// cannot be told apart), language tags are lost and the variable names are unknown (""). Use
-// the FD stream when types matter. Thread-safety: one thread at a time.
+// TextRowsCursor: the rows of a plain D-Bus SparqlQuery reply (aas), read from the reply
+// message as the caller steps: each value is a view into the message (issue 4, bench/ipc:
+// copying the reply into a vector<vector<string>> first cost one allocation per value). That
+// reply carries text only: every non-empty value reads as ValueKind::kString, an empty one as
+// unbound (the two cannot be told apart), language tags are lost and the variable names are
+// unknown (""). Use the FD stream when types matter. Thread-safety: one thread at a time.
 #pragma once
 
+#include <sdbus-c++/Message.h>
+
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "store/client/backend.h"
@@ -13,7 +18,8 @@ namespace quarry {
 
 class TextRowsCursor final : public Cursor::Impl {
  public:
-  explicit TextRowsCursor(std::vector<std::vector<std::string>> rows);
+  // `reply` is positioned before its `aas` argument.
+  explicit TextRowsCursor(sdbus::MethodReply reply);
 
   Result<bool> Next() override;
   int ColumnCount() const override { return static_cast<int>(names_.size()); }
@@ -26,12 +32,17 @@ class TextRowsCursor final : public Cursor::Impl {
   bool GetBoolean(int column) const override;
 
  private:
-  const std::string* Value(int column) const;
+  // Reads the next row of the message into `into`; false at the end of the rows.
+  bool ReadRow(std::vector<std::string_view>& into);
+  std::string_view Value(int column) const;
 
-  std::vector<std::vector<std::string>> rows_;
+  sdbus::MethodReply reply_;
+  bool in_rows_ = false;                      // inside the outer array
+  std::vector<std::string_view> row_;         // the current row (after Next())
+  std::vector<std::string_view> first_row_;   // read ahead: it gives the column count
+  bool first_pending_ = false;
+  bool has_row_ = false;
   std::vector<std::string> names_;
-  size_t next_row_ = 0;
-  const std::vector<std::string>* row_ = nullptr;
 };
 
 }  // namespace quarry

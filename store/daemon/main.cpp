@@ -34,8 +34,14 @@ int main(int argc, char** argv) {
                  "largest plain D-Bus query reply in MiB; larger results must use the FD stream "
                  "(default: 64)")
       ->check(CLI::Range(size_t{1}, size_t{100}));
+  size_t stream_buffer_mib = options.stream_memory_bytes >> 20;
+  app.add_option("--stream-buffer-mib", stream_buffer_mib,
+                 "unread FD-stream bytes kept in memory over all clients, in MiB; the rest waits "
+                 "in an unlinked file in the database directory (default: 64)")
+      ->check(CLI::Range(size_t{0}, size_t{1} << 20));
   CLI11_PARSE(app, argc, argv);
   options.max_reply_bytes = max_reply_mib << 20;
+  options.stream_memory_bytes = stream_buffer_mib << 20;
   options.signal_limits.delay = std::chrono::milliseconds(signal_delay_ms);
   options.backend.directory = database;
   // "none" is open mode (SCHEMA.md): the base ontology plus the quad table for the rest.

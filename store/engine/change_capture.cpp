@@ -70,14 +70,15 @@ struct TripleKey {
   std::string literal;
   bool operator==(const TripleKey&) const = default;
 };
-struct TripleKeyHash {
-  size_t operator()(const TripleKey& key) const noexcept {
-    size_t hash = std::hash<int64_t>()(key.quad.subject);
-    for (const int64_t part : {key.quad.graph, key.quad.predicate, key.quad.object}) {
-      hash = hash * 1000003u ^ std::hash<int64_t>()(part);
-    }
-    return hash * 1000003u ^ std::hash<std::string>()(key.literal);
+size_t HashOf(const ChangedQuad& quad, std::string_view literal) noexcept {
+  size_t hash = std::hash<int64_t>()(quad.subject);
+  for (const int64_t part : {quad.graph, quad.predicate, quad.object}) {
+    hash = hash * 1000003u ^ std::hash<int64_t>()(part);
   }
+  return hash * 1000003u ^ std::hash<std::string_view>()(literal);
+}
+struct TripleKeyHash {
+  size_t operator()(const TripleKey& key) const noexcept { return HashOf(key.quad, key.literal); }
 };
 
 }  // namespace
@@ -239,10 +240,26 @@ Result<std::unordered_map<int64_t, std::vector<int64_t>>> ChangeCapture::NotifyC
 // first change removed it) and present after (its last change added it). A triple added and
 // removed again never happened; one removed and added again is reported both ways, so
 // "apply deletes, then inserts" ends in the committed state.
+//
+// A triple changes more than once in a transaction only if one of its changes is a delete: an
+// insert of a triple that is there already changes no row (INSERT OR IGNORE, an unchanged cell),
+// so it is not recorded. Only rows whose key a delete shares (by hash: a collision just takes
+// the slow path) go through the netting map; the others are single inserts. A batch that only
+// adds (a contacts batch save: ~80 rows per contact, one transaction) never builds the map,
+// whose million nodes were ~10% of quarry-store's time on such a save (issue 7).
 std::vector<ChangeCapture::NetChange> ChangeCapture::Net(const std::vector<RowChange>& rows) {
   std::vector<NetChange> nets;
+  nets.reserve(rows.size());
+  std::unordered_set<size_t> deleted_hashes;
+  for (const RowChange& row : rows) {
+    if (!row.insert) deleted_hashes.insert(HashOf(row.quad, row.literal));
+  }
   std::unordered_map<TripleKey, size_t, TripleKeyHash> index;
   for (const RowChange& row : rows) {
+    if (row.insert && (deleted_hashes.empty() || !deleted_hashes.count(HashOf(row.quad, row.literal)))) {
+      nets.push_back({&row, false, true});
+      continue;
+    }
     const auto [slot, added] = index.try_emplace(TripleKey{row.quad, row.literal}, nets.size());
     if (added) {
       nets.push_back({&row, !row.insert, row.insert});

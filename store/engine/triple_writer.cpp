@@ -216,6 +216,10 @@ Result<void> TripleWriter::Insert(int64_t graph, int64_t subject, const Property
   // Another table than any buffered row: nothing to flush first.
   QUARRY_TRY(CheckDomain(subject, predicate));
   QUARRY_TRY(TouchFulltext(subject, predicate));
+  if (fresh_.count(subject)) {  // written with the resource's class rows (FlushFresh)
+    HoldFreshMulti(predicate, subject, std::move(value), graph);
+    return Ok();
+  }
   // The SQL once per property: formatting and quoting it per triple showed in bulk profiles.
   auto [sql, added] = multi_insert_sql_.try_emplace(&predicate);
   if (added) {

@@ -129,8 +129,48 @@ Result<void> TripleWriter::FlushFresh() {
     QUARRY_TRY(InsertClassRows(*by_class[index].first, by_class[index].second));
   }
   QUARRY_TRY(InsertTypeRows());
+  QUARRY_TRY(InsertMultiRows());
   fresh_.clear();
   fresh_order_.clear();
+  return Ok();
+}
+
+void TripleWriter::HoldFreshMulti(const Property& predicate, int64_t subject, SqlValue value,
+                                  int64_t graph) {
+  auto held = std::find_if(fresh_multi_.begin(), fresh_multi_.end(),
+                           [&](const auto& candidate) { return candidate.first == &predicate; });
+  if (held == fresh_multi_.end()) held = fresh_multi_.insert(fresh_multi_.end(), {&predicate, {}});
+  held->second.push_back({subject, std::move(value), graph});
+}
+
+Result<void> TripleWriter::InsertMultiRows() {
+  // "INSERT OR IGNORE … VALUES (…), (…)": a value stated twice (in one statement or against a
+  // row written before) is ignored by the table's UNIQUE constraint, as one row at a time.
+  const auto multi = std::move(fresh_multi_);
+  fresh_multi_.clear();
+  for (const auto& [property, rows] : multi) {
+    for (size_t start = 0; start < rows.size(); start += kRowsPerStatement) {
+      const size_t count = std::min(kRowsPerStatement, rows.size() - start);
+      QUARRY_ASSIGN_OR_RETURN(Statement * insert,
+                              BulkStatement(fmt::format("multi|{}|{}", property->name, count), [&] {
+        const schema::PropertyStorage storage = names_.StorageOf(*property);
+        std::string sql = fmt::format("INSERT OR IGNORE INTO {} (ID, {}, {}) VALUES ",
+                                      Quote(storage.table), Quote(storage.column),
+                                      Quote(storage.graph_column));
+        for (size_t i = 0; i < count; ++i) sql += i ? ", (?, ?, ?)" : "(?, ?, ?)";
+        return sql;
+      }));
+      int index = 1;
+      for (size_t i = start; i < start + count; ++i) {
+        QUARRY_TRY(insert->Bind(index++, rows[i].subject));
+        QUARRY_TRY(BindValue(*insert, index++, rows[i].value));
+        QUARRY_TRY(insert->Bind(index++, rows[i].graph));
+      }
+      auto stepped = insert->Step();
+      insert->Reset();
+      QUARRY_TRY(stepped);
+    }
+  }
   return Ok();
 }
 

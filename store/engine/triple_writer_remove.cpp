@@ -216,6 +216,7 @@ void TripleWriter::RollbackTo(size_t mark) {
   pending_.clear();
   fresh_.clear();
   fresh_order_.clear();
+  fresh_multi_.clear();
   fresh_disabled_ = true;  // typed_ is forgotten below: class rows may exist unknown to it
   for (size_t i = mark; i < fulltext_order_.size(); ++i) fulltext_touched_.erase(fulltext_order_[i]);
   fulltext_order_.resize(mark);
@@ -228,6 +229,7 @@ void TripleWriter::Abandon() {
   pending_.clear();
   fresh_.clear();
   fresh_order_.clear();
+  fresh_multi_.clear();
   fresh_disabled_ = false;
   created_.clear();
   ids_.clear();

@@ -67,6 +67,8 @@ std::filesystem::path Backend::database_file() const {
 }
 
 void Backend::Start() {
+  for (int i = 0; i < options_.reader_count; ++i) reader_wakeups_.emplace_back();
+  reader_idle_.assign(static_cast<size_t>(options_.reader_count), false);
   for (size_t i = 0; i < static_cast<size_t>(options_.reader_count); ++i) {
     reader_threads_.emplace_back([this, i] { ReaderLoop(i); });
   }
@@ -89,13 +91,25 @@ std::optional<Error> Backend::RefusalLocked() const {
 
 void Backend::SubmitRead(StoreJob job) {
   std::optional<Error> refusal;
+  std::optional<size_t> wake;
   {
     const std::lock_guard lock(mutex_);
     refusal = RefusalLocked();
-    if (!refusal) reads_.push_back(std::move(job));
+    if (!refusal) {
+      reads_.push_back(std::move(job));
+      if (!idle_readers_.empty()) {  // else a busy reader takes it when its job is done
+        wake = idle_readers_.back();
+        idle_readers_.pop_back();
+        reader_idle_[*wake] = false;
+      }
+    }
   }
   if (refusal) return job.fail(*refusal);
-  reads_ready_.notify_one();
+  if (wake) reader_wakeups_[*wake].notify_one();
+}
+
+void Backend::WakeAllReaders() {
+  for (std::condition_variable& wakeup : reader_wakeups_) wakeup.notify_all();
 }
 
 void Backend::SubmitWrite(UpdateSource source, StoreJob job) {
@@ -117,7 +131,7 @@ void Backend::Shutdown() {
     const std::lock_guard lock(mutex_);
     stopping_ = true;
   }
-  reads_ready_.notify_all();
+  WakeAllReaders();
   writes_ready_.notify_all();
   if (writer_thread_.joinable()) writer_thread_.join();
   for (std::jthread& reader : reader_threads_) {
@@ -140,7 +154,7 @@ void Backend::WriterLoop() {
       open_error_ = opened.error();
   }
   state_changed_.notify_all();
-  reads_ready_.notify_all();
+  WakeAllReaders();
   if (!opened) {
     LogError(opened.error().ToString());
     FailQueued(opened.error());
@@ -175,9 +189,20 @@ void Backend::ReaderLoop(size_t index) {
     StoreJob job;
     {
       std::unique_lock lock(mutex_);
-      reads_ready_.wait(lock, [this] {
+      const auto ready = [this] {
         return (serving_ && !reads_.empty()) || (stopping_ && reads_.empty()) || open_error_;
-      });
+      };
+      while (!ready()) {
+        if (!reader_idle_[index]) {  // (again) the most recently idle reader
+          idle_readers_.push_back(index);
+          reader_idle_[index] = true;
+        }
+        reader_wakeups_[index].wait(lock);
+      }
+      if (reader_idle_[index]) {
+        idle_readers_.erase(std::find(idle_readers_.begin(), idle_readers_.end(), index));
+        reader_idle_[index] = false;
+      }
       if (reads_.empty() || open_error_) return;
       job = std::move(reads_.front());
       reads_.pop_front();
@@ -244,7 +269,7 @@ void Backend::ResumeReads() {
     const std::lock_guard lock(mutex_);
     serving_ = writer_store_ != nullptr;
   }
-  reads_ready_.notify_all();
+  WakeAllReaders();
 }
 
 Result<void> Backend::ReplaceDatabase(const std::filesystem::path& staged) {
@@ -274,7 +299,7 @@ Result<void> Backend::ReplaceDatabase(const std::filesystem::path& staged) {
     serving_ = serving.ok();
     if (!serving) open_error_ = serving.error();
   }
-  reads_ready_.notify_all();
+  WakeAllReaders();
   if (!serving) {
     LogError(serving.error().ToString());
     FailQueued(serving.error());

@@ -101,12 +101,19 @@ class Backend {
   void CloseConnections();
   std::optional<StoreJob> NextWrite();
   void FailQueued(const Error& error);
+  void WakeAllReaders();
 
   BackendOptions options_;
   StatusBoard& status_;
 
   std::mutex mutex_;
-  std::condition_variable reads_ready_;    // a read job arrived, or serving/stopping changed
+  // One per reader: a read job for it, or serving/stopping changed. A new job wakes the reader
+  // that went idle last (idle_readers_.back()), so one client's queries keep landing on a warm
+  // connection: each read connection has its own page cache and its own mmap of meta.db, and
+  // on this VM the first scan through a cold one cost 2-6x a warm one (bench/ipc, issue 4).
+  std::deque<std::condition_variable> reader_wakeups_;
+  std::vector<size_t> idle_readers_;  // waiting readers, the most recently idle last
+  std::vector<bool> reader_idle_;     // reader i is in idle_readers_
   std::condition_variable writes_ready_;   // a write job arrived, or stopping
   std::condition_variable state_changed_;  // open finished, readers went idle
   std::deque<StoreJob> reads_;

@@ -14,6 +14,7 @@
 #include "store/ipc/dbus_names.h"
 #include "store/ipc/interfaces.h"
 #include "store/ipc/log.h"
+#include "store/ipc/outgoing_blocks.h"
 #include "store/ipc/query_parameters.h"
 #include "store/ipc/reply.h"
 
@@ -79,7 +80,7 @@ void RegisterStatus(sdbus::IObject& object, StatusBoard& status) {
       .onInterface(kStatusInterface)
       .withOutputParamNames("message")
       .implementedAs([&status]() { return status.message(); });
-  // {"translated": n, "reused": m}: query texts the readers compiled, and runs of a text they
+  // {"translated": n, "reused": m, "stream_…": …}: query texts the readers compiled, and runs of a text they
   // had compiled before (query_parameters.h).
   object.registerMethod("GetQueryStatistics")
       .onInterface(kStatusInterface)
@@ -88,7 +89,12 @@ void RegisterStatus(sdbus::IObject& object, StatusBoard& status) {
         const QueryStatistics& statistics = ProcessQueryStatistics();
         return std::map<std::string, uint64_t>{
             {"translated", statistics.translated.load(std::memory_order_relaxed)},
-            {"reused", statistics.reused.load(std::memory_order_relaxed)}};
+            {"reused", statistics.reused.load(std::memory_order_relaxed)},
+            // FD streams (outgoing_blocks.h): unsent bytes in memory now and at most, and
+            // bytes that waited in a spill file.
+            {"stream_buffered_bytes", ProcessStreamBudget().held_bytes()},
+            {"stream_buffered_peak", ProcessStreamBudget().peak_bytes()},
+            {"stream_spilled_bytes", ProcessStreamBudget().spilled_bytes()}};
       });
   object.registerSignal("Progress")
       .onInterface(kStatusInterface)

@@ -7,14 +7,16 @@
 
 #include "store/ipc/call_options.h"
 #include "store/ipc/dbus_names.h"
+#include "store/ipc/error_names.h"
+#include "store/ipc/event_loop.h"
 #include "store/ipc/interfaces.h"
+#include "store/ipc/log.h"
 #include "store/ipc/query_parameters.h"
 #include "store/ipc/reply.h"
 
 namespace quarry::ipc {
 namespace {
 
-using Rows = std::vector<std::vector<std::string>>;
 // GraphUpdated triples: (graph, subject, predicate, object) IDs.
 using TripleIds = sdbus::Struct<int32_t, int32_t, int32_t, int32_t>;
 
@@ -22,25 +24,36 @@ using TripleIds = sdbus::Struct<int32_t, int32_t, int32_t, int32_t>;
 // uint32 length, the bytes and the NUL. An upper bound, so the cap errs on the safe side.
 size_t WireSize(std::string_view value) { return 3 + 4 + value.size() + 1; }
 
-// Every row as lexical forms; "" for unbound values (Tracker's SparqlQuery shape). Stops with
-// a ReplyTooLarge error as soon as the rows would exceed `max_bytes` on the wire: a reply over
-// dbus-daemon's (or sd-bus's) message limit gets the store's connection dropped. `too_large`
-// tells that error from the query's own.
-Result<Rows> CollectRows(engine::Store& store, const std::string& query,
-                         const engine::QueryParameters& parameters, size_t max_bytes,
-                         bool* too_large) {
+// The `aas` reply of SparqlQuery, marshalled straight from the cursor into the D-Bus message:
+// every row as lexical forms, "" for unbound values (Tracker's SparqlQuery shape). No row is
+// kept as strings on the way (issue 4, bench/ipc: building a vector<vector<string>> first cost
+// one allocation per value and a second copy of the result). Stops with a ReplyTooLarge error
+// as soon as the rows would exceed `max_bytes` on the wire: a reply over dbus-daemon's (or
+// sd-bus's) message limit gets the store's connection dropped. `too_large` tells that error
+// from the query's own.
+Result<sdbus::MethodReply> MarshalRows(const sdbus::MethodCall& call, engine::Store& store,
+                                       const std::string& query,
+                                       const engine::QueryParameters& parameters,
+                                       size_t max_bytes, bool* too_large) {
   QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, CountedQuery(store, query, parameters));
-  Rows rows;
-  size_t bytes = 4;  // the outer array's length
+  sdbus::MethodReply reply = call.createReply();
+  reply.openContainer("as");
+  const int columns = cursor.ColumnCount();
+  std::string value;  // the NUL-terminated copy sd-bus takes (a cursor value is a view)
+  size_t bytes = 4;   // the outer array's length
+  size_t rows = 0;
   for (;;) {
     QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
     if (!has_row) break;
-    std::vector<std::string>& row = rows.emplace_back();
-    row.reserve(static_cast<size_t>(cursor.ColumnCount()));
+    ++rows;
     bytes += 3 + 4;  // the row array's padding and length
-    for (int column = 0; column < cursor.ColumnCount(); ++column) {
-      bytes += WireSize(row.emplace_back(cursor.GetString(column)));
+    reply.openContainer("s");
+    for (int column = 0; column < columns; ++column) {
+      value.assign(cursor.GetString(column));
+      bytes += WireSize(value);
+      reply << value;
     }
+    reply.closeContainer();
     if (bytes > max_bytes) {
       *too_large = true;
       return Error(Errc::kUnsupported,
@@ -48,10 +61,29 @@ Result<Rows> CollectRows(engine::Store& store, const std::string& query,
                                "{} rows (quarry-store's limit is {} bytes); fetch it through the "
                                "FD stream (Steroids.Query; `quarry sparql` without --no-fd) or "
                                "in pages with LIMIT/OFFSET",
-                               bytes, rows.size(), max_bytes));
+                               bytes, rows, max_bytes));
     }
   }
-  return rows;
+  reply.closeContainer();
+  return reply;
+}
+
+// Replies to a call registered without sdbus-c++'s typed Result (reply.h's counterparts).
+void SendCallReply(const sdbus::MethodReply& reply) {
+  try {
+    reply.send();
+  } catch (const sdbus::Error& error) {
+    LogWarning(fmt::format("cannot send a reply: {}", error.what()));
+  }
+  WakeEventLoop();
+}
+void SendCallError(const sdbus::MethodCall& call, const sdbus::Error& error) {
+  try {
+    call.createErrorReply(error).send();
+  } catch (const sdbus::Error& failure) {
+    LogWarning(fmt::format("cannot send an error reply: {}", failure.what()));
+  }
+  WakeEventLoop();
 }
 
 // LOAD <uri> needs an IRIREF: these characters cannot appear in one (SPARQL 1.1 grammar [139]).
@@ -68,21 +100,29 @@ Result<std::string> LoadRequest(const std::string& uri) {
 }
 
 // SparqlQuery and SparqlQueryWithOptions: the rows in one reply, on a reader thread.
-void SubmitPlainQuery(Backend& backend, size_t max_reply_bytes, SharedReply<Rows> reply,
+void SubmitPlainQuery(Backend& backend, size_t max_reply_bytes, sdbus::MethodCall call,
                       std::string query, engine::QueryParameters parameters) {
   backend.SubmitRead(
-      {[reply, query = std::move(query), parameters = std::move(parameters),
+      {[call, query = std::move(query), parameters = std::move(parameters),
         max_reply_bytes](engine::Store& store) {
          bool too_large = false;
-         auto rows = CollectRows(store, query, parameters, max_reply_bytes, &too_large);
-         if (rows)
-           SendResults(reply, *rows);
+         Result<sdbus::MethodReply> reply = Error(Errc::kInternal, "no reply");
+         try {
+           reply = MarshalRows(call, store, query, parameters, max_reply_bytes, &too_large);
+         } catch (const sdbus::Error& error) {  // sd-bus refuses a value (e.g. not UTF-8)
+           reply = Error(Errc::kInternal,
+                         fmt::format("cannot put the result into a D-Bus reply: {}",
+                                     error.getMessage()));
+         }
+         if (reply)
+           SendCallReply(*reply);
          else if (too_large)
-           SendNamedError(reply, kReplyTooLargeError, rows.error());
+           SendCallError(call, sdbus::Error(std::string(kReplyTooLargeError),
+                                            reply.error().ToString()));
          else
-           SendError(reply, rows.error());
+           SendCallError(call, ToDbusError(reply.error()));
        },
-       FailWith(reply)});
+       [call](const Error& error) { SendCallError(call, ToDbusError(error)); }});
 }
 
 void SubmitUpdate(Backend& backend, UpdateSource source, SharedReply<> reply,
@@ -106,25 +146,26 @@ void RegisterSignals(sdbus::IObject& object) {
 }  // namespace
 
 void RegisterResources(sdbus::IObject& object, Backend& backend, size_t max_reply_bytes) {
-  object.registerMethod("SparqlQuery")
-      .onInterface(kResourcesInterface)
-      .withInputParamNames("query")
-      .withOutputParamNames("rows")
-      .implementedAs([&backend, max_reply_bytes](sdbus::Result<Rows>&& result, std::string query) {
-        SubmitPlainQuery(backend, max_reply_bytes, Share(std::move(result)), std::move(query), {});
+  // Registered by signature, not through sdbus::Result<Rows>: the reply is marshalled from the
+  // cursor (MarshalRows).
+  object.registerMethod(
+      kResourcesInterface, "SparqlQuery", "s", {"query"}, "aas", {"rows"},
+      [&backend, max_reply_bytes](sdbus::MethodCall call) {
+        std::string query;
+        call >> query;
+        SubmitPlainQuery(backend, max_reply_bytes, std::move(call), std::move(query), {});
       });
   // SparqlQuery with options: "parameters" (query_parameters.h), the `~name` values of a
   // statement the store keeps compiled by its text.
-  object.registerMethod("SparqlQueryWithOptions")
-      .onInterface(kResourcesInterface)
-      .withInputParamNames("query", "options")
-      .withOutputParamNames("rows")
-      .implementedAs([&backend, max_reply_bytes](sdbus::Result<Rows>&& result, std::string query,
-                                                 CallOptions options) {
-        auto reply = Share(std::move(result));
+  object.registerMethod(
+      kResourcesInterface, "SparqlQueryWithOptions", "sa{sv}", {"query", "options"}, "aas",
+      {"rows"}, [&backend, max_reply_bytes](sdbus::MethodCall call) {
+        std::string query;
+        CallOptions options;
+        call >> query >> options;
         auto parameters = ParsePlainQueryOptions(options);
-        if (!parameters) return SendError(reply, parameters.error());
-        SubmitPlainQuery(backend, max_reply_bytes, reply, std::move(query),
+        if (!parameters) return SendCallError(call, ToDbusError(parameters.error()));
+        SubmitPlainQuery(backend, max_reply_bytes, std::move(call), std::move(query),
                          std::move(*parameters));
       });
   object.registerMethod("SparqlUpdate")

@@ -14,6 +14,7 @@
 #include "store/ipc/event_loop.h"
 #include "store/ipc/interfaces.h"
 #include "store/ipc/log.h"
+#include "store/ipc/outgoing_blocks.h"
 #include "store/ipc/signal_emitter.h"
 #include "store/ipc/status_board.h"
 #include "store/ipc/stream_drainer.h"
@@ -117,6 +118,8 @@ int RunStoreService(const DaemonOptions& options) {
   std::unique_ptr<sdbus::IConnection> connection;
   std::unique_ptr<StoreService> service;
   std::unique_ptr<EventLoop> event_loop;
+  // Unread stream bytes past this limit wait in a spill file beside the database (issue 4).
+  ProcessStreamBudget().Configure(options.stream_memory_bytes, options.backend.directory);
   try {
     connection = Connect(options.bus_address);
     service = std::make_unique<StoreService>(*connection, options.backend, options.signal_limits,

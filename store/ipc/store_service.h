@@ -23,6 +23,9 @@ struct DaemonOptions {
   // refused with kReplyTooLargeError and go through the FD stream instead. Well under
   // dbus-daemon's and sd-bus's message limits (128 MiB for sd-bus).
   size_t max_reply_bytes = size_t{64} << 20;
+  // Unsent Steroids stream bytes all streams may hold in memory (--stream-buffer-mib); the
+  // rest waits in an unlinked file in the database directory (outgoing_blocks.h).
+  size_t stream_memory_bytes = size_t{64} << 20;
 };
 
 // Runs until a stop signal; returns the process exit status (0, or 1 when the bus or the

@@ -3,6 +3,8 @@
 // writing, rows split across reads, and the call's error after some rows. A fake "store" writes
 // into the pipe from the call thread, as quarry-store does before it replies.
 #include <doctest/doctest.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -177,6 +179,61 @@ TEST_CASE("PipeReader: Finish keeps the rows not read yet for the cursor") {
     total += *count;
   }
   CHECK(total == big.size());
+}
+
+// A reply that is ready at once: Dispatch() hands the names over, and every call records in
+// `threads` the thread it ran on.
+class ReadyPump final : public ReplyPump {
+ public:
+  ReadyPump(PipeReader& reader, std::vector<std::thread::id>& threads)
+      : reader_(reader), ready_(::eventfd(1, EFD_CLOEXEC)), threads_(threads) {}
+  Watch Prepare() override {
+    threads_.push_back(std::this_thread::get_id());
+    return {ready_.get(), POLLIN, -1};
+  }
+  void Dispatch() override {
+    threads_.push_back(std::this_thread::get_id());
+    reader_.Deliver(std::vector<std::string>{"a", "b"});
+  }
+
+ private:
+  PipeReader& reader_;
+  UniqueFd ready_;
+  std::vector<std::thread::id>& threads_;
+};
+
+TEST_CASE("PipeReader: the reply is pumped on the reader's own thread, no thread per query") {
+  // Issue 4: starting a thread per FD query and handing the reply between threads was most of
+  // a small query's fixed cost; the bus pump dispatches the connection inside the reader's own
+  // waits. The write end stays open: the stream must end at the reply, not at EOF.
+  Pipe pipe;
+  WriteAll(pipe.write_end.get(), Row("one", "eins") + Row("two", "zwei"));
+  auto reader = std::make_shared<PipeReader>(std::move(pipe.read_end));
+  std::vector<std::thread::id> threads;
+  reader->SetPump(std::make_unique<ReadyPump>(*reader, threads));
+  RowStreamCursor cursor(std::make_unique<PipeSource>(reader));
+  REQUIRE(*cursor.Next());
+  CHECK(cursor.GetString(0) == "one");
+  REQUIRE(*cursor.Next());
+  CHECK(cursor.GetString(1) == "zwei");
+  CHECK(cursor.GetLanguage(1) == "de");
+  CHECK_FALSE(*cursor.Next());
+  CHECK(cursor.VariableName(0) == "a");
+  REQUIRE(threads.size() >= 2);  // prepared, then dispatched
+  for (const std::thread::id id : threads) CHECK(id == std::this_thread::get_id());
+}
+
+TEST_CASE("PipeReader: a reply with no byte in the pipe is an empty result") {
+  Pipe pipe;
+  auto reader = std::make_shared<PipeReader>(std::move(pipe.read_end));
+  std::vector<std::thread::id> threads;
+  reader->SetPump(std::make_unique<ReadyPump>(*reader, threads));
+  const auto ended = reader->WaitForData();
+  REQUIRE(ended.ok());
+  CHECK(*ended);
+  const auto names = reader->Finish();
+  REQUIRE(names.ok());
+  CHECK(*names == std::vector<std::string>{"a", "b"});
 }
 
 }  // namespace

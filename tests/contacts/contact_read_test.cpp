@@ -65,6 +65,58 @@ TEST_CASE("A fetch of N UIDs runs a fixed number of statements, whatever N") {
   CHECK(statements.executions() == 4);
 }
 
+TEST_CASE("A short UID list is read by one statement, whole and in the order asked") {
+  ReadFixture f(300);
+  for (const uint32_t n : {1u, 2u, 10u, 16u}) {
+    CAPTURE(n);
+    ContactBook::Statements statements(*f.connection);
+    auto uids = SpreadUids(n, 300);
+    if (n > 1) uids[n / 2] = "nobody";  // unknown: skipped
+    auto read = statements.ReadUids(uids, 0, uids.size());
+    REQUIRE_MESSAGE(read.ok(), (read ? "" : read.error().ToString()));
+    CHECK(statements.executions() == 1);
+    REQUIRE(read->size() == (n > 1 ? n - 1 : 1));
+    size_t k = 0;
+    for (const auto& uid : uids) {
+      if (uid == "nobody") continue;
+      CAPTURE(uid);
+      const auto i = static_cast<uint32_t>(std::stoul(uid.substr(8)));
+      CHECK((*read)[k].second.uid == uid);
+      CHECK(Canonical((*read)[k].second) == Canonical(bench::GenerateContact(i)));
+      ++k;
+    }
+  }
+}
+
+TEST_CASE("List shapes: 1 slot, then 16, 32, 64, 128, 256") {
+  CHECK(UidSlots(0) == 1);
+  CHECK(UidSlots(1) == 1);
+  CHECK(UidSlots(2) == kShortUidList);
+  CHECK(UidSlots(16) == 16);
+  CHECK(UidSlots(17) == 32);
+  CHECK(UidSlots(100) == 128);
+  CHECK(UidSlots(256) == 256);
+  CHECK(UidSlots(1000) == 256);  // callers chunk by kMaxUidsPerQuery
+  // Every list length up to 60 reuses one of four compiled read shapes (1, 16, 32, 64 slots),
+  // the padded slots adding no contact and no duplicate.
+  ReadFixture f(60);
+  ContactBook::Statements statements(*f.connection);
+  std::vector<int64_t> ids;
+  {
+    const auto uids = SpreadUids(60, 60);
+    auto found = statements.UidIds(uids, 0, uids.size());
+    REQUIRE(found.ok());
+    ids = *found;
+  }
+  for (size_t n = 1; n <= ids.size(); ++n) {
+    auto read = statements.ReadIds({ids.begin(), ids.begin() + static_cast<ptrdiff_t>(n)});
+    REQUIRE(read.ok());
+    REQUIRE(read->size() == n);
+    for (size_t k = 0; k < n; ++k) CHECK((*read)[k].first == ids[k]);
+  }
+  CHECK(statements.prepared() == 1 + 4);  // the UID lookup (64 slots), and the ID-list shapes
+}
+
 TEST_CASE("Fetch all reads each field group once, whatever the number of contacts") {
   ReadFixture f(120);
   ContactBook::Statements statements(*f.connection);
@@ -81,7 +133,7 @@ TEST_CASE("Fetch all reads each field group once, whatever the number of contact
 
 TEST_CASE("The read of an ID list is a search in every field group, no scan") {
   ReadFixture f(40);
-  for (const size_t slots : {size_t{1}, size_t{8}, kMaxUidsPerQuery}) {
+  for (const size_t slots : {size_t{1}, kShortUidList, kMaxUidsPerQuery}) {
     CAPTURE(slots);
     auto plan = f.connection->Explain(ContactBook::Statements::ReadIdsText(slots));
     REQUIRE_MESSAGE(plan.ok(), (plan ? "" : plan.error().ToString()));
@@ -102,6 +154,31 @@ TEST_CASE("The read of an ID list is a search in every field group, no scan") {
   auto uids = f.connection->Explain(ContactBook::Statements::FetchUidsText(16));
   REQUIRE(uids.ok());
   CHECK(uids->find("INDEX nco:Contact_nco:contactUID (nco:contactUID=?)") != std::string::npos);
+}
+
+TEST_CASE("The one-statement read of a short UID list looks each UID up by index in every group") {
+  ReadFixture f(40);
+  for (const size_t slots : {size_t{1}, kShortUidList}) {
+    CAPTURE(slots);
+    auto plan = f.connection->Explain(ContactBook::Statements::ReadUidsText(slots));
+    REQUIRE_MESSAGE(plan.ok(), (plan ? "" : plan.error().ToString()));
+    const std::string text = plan->substr(plan->find("Plan:"));
+    CAPTURE(text);
+    size_t uid_lookups = 0;
+    constexpr std::string_view kLookup = "INDEX nco:Contact_nco:contactUID (nco:contactUID=?)";
+    for (size_t at = text.find(kLookup); at != std::string::npos; at = text.find(kLookup, at + 1)) {
+      ++uid_lookups;
+    }
+    CHECK(uid_lookups == kGroupCount);  // one per branch
+    CHECK(text.find("SCAN t") == std::string::npos);
+    // The only rows materialized are the VALUES list's (16 constant rows per branch).
+    const auto count = [&](std::string_view what) {
+      size_t n = 0;
+      for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+      return n;
+    };
+    CHECK(count("MATERIALIZE") == count(fmt::format("SCAN {} CONSTANT ROWS", slots)));
+  }
 }
 
 TEST_CASE("Fetching by UID keeps the order asked, by resource ID only contacts") {

@@ -1,7 +1,12 @@
 // The pure core: deterministic IRIs, file URLs, registry choice, MIME detection.
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <unicode/normalizer2.h>
+#include <unicode/unistr.h>
 #include <unistd.h>
+
+#include <string>
+#include <vector>
 
 #include "extract/core/iri.h"
 #include "extract/core/mime.h"
@@ -21,6 +26,42 @@ TEST_CASE("DeterministicIri: one resource however the name is cased or composed"
                                     "e"}) == DeterministicIri("artist", {"STRASSE"}));
   CHECK(DeterministicIri("artist", {"ABBA"}) != DeterministicIri("album", {"ABBA"}));
   CHECK(DeterministicIri("artist", {"ABBA"}) == "urn:quarry:artist:abba");
+  // Non-ASCII goes through ICU (loaded at run time): folded, NFC, invalid UTF-8 as U+FFFD.
+  CHECK(DeterministicIri("artist", {"BEYONCE\xCC\x81"}) == "urn:quarry:artist:beyonc%C3%A9");
+  CHECK(DeterministicIri("artist", {"\xCE\xA3\xCE\x9F\xCE\xA6\xCE\x99\xCE\x91"}) ==
+        "urn:quarry:artist:%CF%83%CE%BF%CF%86%CE%B9%CE%B1");  // ΣΟΦΙΑ → σοφια
+  CHECK(DeterministicIri("tag", {"A\xFF" "B"}) == "urn:quarry:tag:a%EF%BF%BDb");
+}
+
+// ICU's own answer (the C++ API, linked into this test): fold, NFC, UTF-8.
+std::string IcuFolded(std::string_view text) {
+  icu::UnicodeString unicode =
+      icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+  unicode.foldCase();
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
+  REQUIRE(U_SUCCESS(status));
+  const icu::UnicodeString normalized = nfc->normalize(unicode, status);
+  REQUIRE(U_SUCCESS(status));
+  std::string out;
+  return normalized.toUTF8String(out);
+}
+
+TEST_CASE("DeterministicIri: ICU's folding and NFC, whether ICU runs or the Latin-1 path does") {
+  std::vector<std::string> names = {"ABBA", "Stra\xC3\x9F" "e", "\xC2\xB5-Tron", "caf\xC3\xA9",
+                                    "Beyonce\xCC\x81", "\xC3\x89" "e\xCC\x81", "\xE1\xBA\x9E",
+                                    "\xCE\xA3\xCE\x9F\xCE\xA6", "bad \xC3 byte", "\xC0\xAF",
+                                    "\xED\x9F\xBF", "\xEF\xAC\x80", "A\xC3\x97" "B"};
+  for (unsigned code_point = 0x80; code_point <= 0xFF; ++code_point) {
+    names.push_back(std::string("X") + static_cast<char>(0xC0 | code_point >> 6) +
+                    static_cast<char>(0x80 | (code_point & 0x3F)) + "y");
+  }
+  for (const std::string& name : names) {
+    INFO(name);
+    std::string expected = "urn:quarry:artist:";
+    AppendIriEncoded(IcuFolded(name), "", expected);
+    CHECK(DeterministicIri("artist", {name}) == expected);
+  }
 }
 
 TEST_CASE("DeterministicIri: parts are separated unambiguously and encoded") {

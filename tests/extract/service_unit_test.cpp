@@ -13,6 +13,7 @@
 #include "extract/core/iri.h"
 #include "extract/service/extract_config.h"
 #include "extract/service/extract_state.h"
+#include "extract/service/extractor_service.h"
 #include "extract/service/file_queue.h"
 #include "extract/service/sandbox.h"
 #include "extract/service/worker_process.h"
@@ -191,6 +192,18 @@ TEST_CASE("WorkerProcess::CpuTime reads the worker's own CPU clock (the throttle
   } while (*later < *first + std::chrono::milliseconds(30) &&
            std::chrono::steady_clock::now() < deadline);
   CHECK(*later >= *first + std::chrono::milliseconds(30));
+}
+
+TEST_CASE("NeedsLookup: the next batch is looked up while the workers still have a batch to do") {
+  // Before: a lookup only once fewer jobs than workers were left, so every 16 files the
+  // workers waited for a store round trip (and for any write the writer had in progress).
+  CHECK(NeedsLookup(0, 2));
+  CHECK(NeedsLookup(2, 2));
+  CHECK(NeedsLookup(kLookupBatch, 2));
+  CHECK(NeedsLookup(kLookupBatch + 1, 2));
+  // ... but never more than a batch ahead, so a Queue call still overtakes the backlog soon.
+  CHECK_FALSE(NeedsLookup(kLookupBatch + 2, 2));
+  CHECK_FALSE(NeedsLookup(kLookupBatch + 8, 8));
 }
 
 }  // namespace

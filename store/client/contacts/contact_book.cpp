@@ -95,6 +95,10 @@ Result<std::vector<Contact>> ContactBook::FetchByUid(const std::vector<std::stri
   for (const auto& uid : uids) {
     if (seen.insert(uid).second) unique.push_back(uid);
   }
+  if (unique.size() <= kShortUidList) {  // one statement (contact_statements.h)
+    QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->ReadUids(unique, 0, unique.size()));
+    return WithoutIds(std::move(rows));
+  }
   std::vector<int64_t> ids;
   for (size_t begin = 0; begin < unique.size(); begin += kMaxUidsPerQuery) {
     const size_t end = std::min(unique.size(), begin + kMaxUidsPerQuery);
@@ -106,13 +110,13 @@ Result<std::vector<Contact>> ContactBook::FetchByUid(const std::vector<std::stri
 }
 
 std::string ContactBook::FindQuery(const ContactFilter& filter) {
-  // The filter's contacts in one query (the key search is the same index range as FindIds).
-  std::string text = ContactsQuery(SearchSelector(filter.kind));
+  // The key search of Find (Statements::FindText), its bounds written in as literals.
+  std::string text = Statements::FindText(filter.kind);
   const KeyRange range = FilterRange(filter);
   for (const auto& [name, value] : {std::pair{"~low", range.low}, std::pair{"~high", range.high}}) {
     const std::string literal = SparqlString(value);
     for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at)) {
-      text.replace(at, std::string_view(name).size(), literal);  // once per UNION branch
+      text.replace(at, std::string_view(name).size(), literal);
       at += literal.size();
     }
   }

@@ -10,11 +10,23 @@
 namespace quarry::contacts {
 namespace {
 
-// `VALUES ?uid { ~u0 ~u1 … }`: parameters where a list of literals would go.
-std::string UidSlotsValues(size_t slots) {
+// The parameter names of the slots, made once: `prefix` + 0 … kMaxUidsPerQuery-1.
+const std::vector<std::string>& SlotNames(char prefix) {
+  static const auto make = [](char p) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < kMaxUidsPerQuery; ++i) names.push_back(fmt::format("{}{}", p, i));
+    return names;
+  };
+  static const std::vector<std::string> uids = make('u'), ids = make('i');
+  return prefix == 'u' ? uids : ids;
+}
+
+// The group pattern binding ?c to the contacts of `slots` UIDs: one UID is a parameter in the
+// triple (a typed index lookup on nco:contactUID), more a VALUES list of parameters.
+std::string UidSelector(size_t slots) {
   std::string values = "VALUES ?uid {";
   for (size_t i = 0; i < slots; ++i) values += fmt::format(" ~u{}", i);
-  return values + " }";
+  return slots == 1 ? "?c nco:contactUID ~u0 , ?uid ." : values + " } ?c nco:contactUID ?uid .";
 }
 
 // `FILTER(tracker:id(?c) IN (~i0, ~i1, …))`: the engine compares the subject's ID column, a
@@ -28,16 +40,19 @@ std::string IdRestriction(size_t slots) {
 }  // namespace
 
 size_t UidSlots(size_t count) {
-  size_t slots = 1;
+  if (count <= 1) return 1;
+  size_t slots = kShortUidList;
   while (slots < count && slots < kMaxUidsPerQuery) slots *= 2;
   return slots;
 }
 
 std::string ContactBook::Statements::FetchUidsText(size_t slots) {
-  // One UID: a parameter in the triple is a typed index lookup on nco:contactUID.
-  const std::string selector = slots == 1 ? "?c nco:contactUID ~u0 , ?uid ."
-                                          : UidSlotsValues(slots) + " ?c nco:contactUID ?uid .";
-  return fmt::format("{}SELECT ?uid tracker:id(?c) WHERE {{ {} }}", kSparqlPrefixes, selector);
+  return fmt::format("{}SELECT ?uid tracker:id(?c) WHERE {{ {} }}", kSparqlPrefixes,
+                     UidSelector(slots));
+}
+
+std::string ContactBook::Statements::ReadUidsText(size_t slots) {
+  return ContactsQuery(UidSelector(slots));
 }
 
 std::string ContactBook::Statements::FindText(ContactFilter::Kind kind) {
@@ -51,11 +66,10 @@ std::string ContactBook::Statements::ReadIdsText(size_t slots) {
 
 std::string ContactBook::Statements::GroupText(size_t group) { return GroupQuery(group, ""); }
 
-Result<Statement*> ContactBook::Statements::Shape(const std::string& key,
-                                                  const std::string& sparql) {
+Result<Statement*> ContactBook::Statements::Shape(const std::string& key, const Text& sparql) {
   auto found = prepared_.find(key);
   if (found == prepared_.end()) {
-    QUARRY_ASSIGN_OR_RETURN(Statement statement, connection_.Prepare(sparql));
+    QUARRY_ASSIGN_OR_RETURN(Statement statement, connection_.Prepare(sparql()));
     found = prepared_.emplace(key, std::move(statement)).first;
   }
   return &found->second;
@@ -66,22 +80,56 @@ Result<Cursor> ContactBook::Statements::Run(Statement& statement) {
   return statement.Execute();
 }
 
-Result<Cursor> ContactBook::Statements::RunUids(const std::string& key, const std::string& sparql,
+Result<Cursor> ContactBook::Statements::RunUids(const std::string& key, const Text& sparql,
                                                 const std::vector<std::string>& uids, size_t begin,
                                                 size_t end) {
-  const size_t slots = UidSlots(end - begin);
   QUARRY_ASSIGN_OR_RETURN(Statement * statement, Shape(key, sparql));
-  for (size_t i = 0; i < slots; ++i) {
-    statement->BindString(fmt::format("u{}", i), begin + i < end ? uids[begin + i] : std::string());
-  }
+  BindUids(*statement, uids, begin, end);
   return Run(*statement);
+}
+
+void ContactBook::Statements::BindUids(Statement& statement, const std::vector<std::string>& uids,
+                                       size_t begin, size_t end) {
+  const std::vector<std::string>& names = SlotNames('u');
+  const size_t slots = UidSlots(end - begin);
+  for (size_t i = 0; i < slots; ++i) {
+    statement.BindString(names[i], begin + i < end ? uids[begin + i] : std::string());
+  }
+}
+
+Result<IdContacts> ContactBook::Statements::ReadUids(const std::vector<std::string>& uids,
+                                                     size_t begin, size_t end) {
+  const size_t slots = UidSlots(end - begin);
+  QUARRY_ASSIGN_OR_RETURN(Cursor cursor,
+                          RunUids(
+                              fmt::format("uids/read/{}", slots),
+                              [slots] { return ReadUidsText(slots); }, uids, begin, end));
+  QUARRY_ASSIGN_OR_RETURN(auto rows, ReadContacts(cursor));
+  // The contact row's branch carries the UID; rows of other branches for a resource without
+  // it (not an nco:PersonContact) are dropped.
+  std::unordered_map<std::string_view, size_t> index_of;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!rows[i].second.uid.empty()) index_of.emplace(rows[i].second.uid, i);
+  }
+  IdContacts contacts;
+  contacts.reserve(index_of.size());
+  for (size_t i = begin; i < end; ++i) {
+    const auto found = index_of.find(uids[i]);
+    if (found == index_of.end()) continue;
+    const size_t at = found->second;
+    index_of.erase(found);  // each once; erased before the move empties the key it views
+    contacts.push_back(std::move(rows[at]));
+  }
+  return contacts;
 }
 
 Result<std::vector<int64_t>> ContactBook::Statements::UidIds(const std::vector<std::string>& uids,
                                                              size_t begin, size_t end) {
   const size_t slots = UidSlots(end - begin);
   QUARRY_ASSIGN_OR_RETURN(
-      Cursor cursor, RunUids(fmt::format("ids/{}", slots), FetchUidsText(slots), uids, begin, end));
+      Cursor cursor, RunUids(
+                         fmt::format("ids/{}", slots), [slots] { return FetchUidsText(slots); },
+                         uids, begin, end));
   std::unordered_map<std::string, int64_t> id_of;
   while (true) {
     QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
@@ -98,18 +146,19 @@ Result<std::vector<int64_t>> ContactBook::Statements::UidIds(const std::vector<s
 Result<Cursor> ContactBook::Statements::ExistingUids(const std::vector<std::string>& uids,
                                                      size_t begin, size_t end) {
   const size_t slots = UidSlots(end - begin);
-  const std::string selector = slots == 1 ? "?c nco:contactUID ~u0 , ?uid"
-                                          : UidSlotsValues(slots) + " ?c nco:contactUID ?uid";
-  return RunUids(fmt::format("exists/{}", slots),
-                 fmt::format("{}SELECT ?uid WHERE {{ {} }}", kSparqlPrefixes, selector), uids,
-                 begin, end);
+  return RunUids(
+      fmt::format("exists/{}", slots),
+      [slots] {
+        return fmt::format("{}SELECT ?uid WHERE {{ {} }}", kSparqlPrefixes, UidSelector(slots));
+      },
+      uids, begin, end);
 }
 
 Result<std::vector<int64_t>> ContactBook::Statements::FindIds(const ContactFilter& filter) {
   const KeyRange range = FilterRange(filter);
-  QUARRY_ASSIGN_OR_RETURN(
-      Statement * statement,
-      Shape(fmt::format("find/{}", static_cast<int>(filter.kind)), FindText(filter.kind)));
+  QUARRY_ASSIGN_OR_RETURN(Statement * statement,
+                          Shape(fmt::format("find/{}", static_cast<int>(filter.kind)),
+                                [&filter] { return FindText(filter.kind); }));
   statement->BindString("low", range.low);
   if (!range.high.empty()) statement->BindString("high", range.high);
   QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
@@ -125,10 +174,13 @@ Result<std::vector<int64_t>> ContactBook::Statements::FindIds(const ContactFilte
 Result<void> ContactBook::Statements::ReadChunk(const std::vector<int64_t>& ids, size_t begin,
                                                 size_t end, IdContacts& out) {
   const size_t slots = UidSlots(end - begin);
-  QUARRY_ASSIGN_OR_RETURN(Statement * statement,
-                          Shape(fmt::format("ids/read/{}", slots), ReadIdsText(slots)));
+  QUARRY_ASSIGN_OR_RETURN(Statement * statement, Shape(fmt::format("ids/read/{}", slots),
+                                                       [slots] { return ReadIdsText(slots); }));
+  const std::vector<std::string>& names = SlotNames('i');
   for (size_t i = 0; i < slots; ++i) {
-    statement->BindInteger(fmt::format("i{}", i), begin + i < end ? ids[begin + i] : 0);
+    // Unused slots repeat the last ID: SQLite keeps an IN list's values once, so padding costs
+    // no lookup (ID 0, a lookup that finds nothing, cost one per slot and branch).
+    statement->BindInteger(names[i], ids[std::min(begin + i, end - 1)]);
   }
   QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
   QUARRY_ASSIGN_OR_RETURN(auto rows, ReadContacts(cursor));
@@ -158,8 +210,8 @@ Result<IdContacts> ContactBook::Statements::ReadIds(const std::vector<int64_t>& 
 Result<IdContacts> ContactBook::Statements::ReadAll() {
   ContactAssembler assembler;
   for (size_t group = 0; group < kGroupCount; ++group) {
-    QUARRY_ASSIGN_OR_RETURN(Statement * statement,
-                            Shape(fmt::format("all/{}", group), GroupText(group)));
+    QUARRY_ASSIGN_OR_RETURN(Statement * statement, Shape(fmt::format("all/{}", group),
+                                                         [group] { return GroupText(group); }));
     QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
     QUARRY_TRY(assembler.Read(group, cursor));
   }

@@ -1,19 +1,26 @@
 // ContactBook::Statements: the book's queries compiled once per shape and rebound per call
 // (Connection::Prepare with `~name` parameters), and the read of whole contacts built on them.
-// A read resolves its selector (UIDs or a search range) to contact IDs once, then reads the
-// field groups of those IDs with one statement: ContactsQuery whose every branch (one per
-// group) is restricted by `FILTER(tracker:id(?c) IN (~i0 …))`, a primary-key lookup per ID,
-// instead of finding the UID again. Two statements (two round trips through quarry-store) per
-// kMaxUidsPerQuery contacts, whatever their number. Fetch all needs no IDs: one query per field
-// group (contact_sparql.h: GroupQuery), each read whole, assembled by ID.
-// A list of n values uses the shape for the next power of two >= n (at most kMaxUidsPerQuery),
-// the unused slots bound to a value nothing has (the empty UID, which Save refuses; ID 0) — so
-// a handful of shapes covers every list. Direct and embedded connections compile each shape
-// once; through quarry-store the text of a shape is the same every time, so the store's query
-// cache finds it.
+// A short list of UIDs (at most kShortUidList) is read by one statement: ContactsQuery (one
+// UNION branch per field group) with the UIDs as the selector of every branch, an index lookup
+// of nco:contactUID per branch and UID. Each statement costs a fixed overhead (compiled query
+// found, parameters bound, cursor, and through quarry-store a round trip) that a second
+// statement for the UID -> ID step doubled for fetch-one (issue 7: 76 -> 96 us direct).
+// A longer list resolves its UIDs to contact IDs once, then reads the field groups of those
+// IDs with one statement: ContactsQuery whose every branch is restricted by
+// `FILTER(tracker:id(?c) IN (~i0 …))`, a primary-key lookup per ID. Two statements per
+// kMaxUidsPerQuery contacts, whatever their number. A filter finds its IDs over the key index
+// and reads them the same way. Fetch all needs no IDs: one query per field group
+// (contact_sparql.h: GroupQuery), each read whole, assembled by ID.
+// A list of n values uses the smallest shape of 1, 16, 32, … kMaxUidsPerQuery slots that holds
+// it: six shapes per kind cover every list, each compiled once. Unused UID slots are bound to a
+// value nothing has (the empty UID, which Save refuses); unused ID slots repeat the last ID,
+// which SQLite's IN list holds once (no lookup). Padding 100 IDs to 256 slots of ID 0 cost
+// fetch_100 ~20 % (a lookup per slot and branch). Through quarry-store the text of a shape
+// is the same every time, so the store's query cache finds it.
 // Thread-safety: like the book's Connection (one thread at a time).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -25,6 +32,8 @@
 namespace quarry::contacts {
 
 inline constexpr size_t kMaxUidsPerQuery = 256;
+// Lists up to this long are read by UID in one statement (ReadUids).
+inline constexpr size_t kShortUidList = 16;
 
 using IdContacts = std::vector<std::pair<int64_t, Contact>>;
 
@@ -36,6 +45,9 @@ class ContactBook::Statements {
   // in the order of the UIDs; unknown UIDs are skipped.
   Result<std::vector<int64_t>> UidIds(const std::vector<std::string>& uids, size_t begin,
                                       size_t end);
+  // Whole contacts of uids[begin, end) (end - begin <= kShortUidList) in one statement, in the
+  // order of the UIDs; unknown UIDs are skipped.
+  Result<IdContacts> ReadUids(const std::vector<std::string>& uids, size_t begin, size_t end);
   // The UIDs among uids[begin, end) that are stored (one column: the UID).
   Result<Cursor> ExistingUids(const std::vector<std::string>& uids, size_t begin, size_t end);
   // The IDs of the contacts whose qco: keys match `filter` (contact_keys.h: FilterRange).
@@ -47,28 +59,37 @@ class ContactBook::Statements {
 
   // Statements executed so far (for the test that a read's count does not grow with its size).
   size_t executions() const { return executions_; }
+  // Shapes compiled so far.
+  size_t prepared() const { return prepared_.size(); }
 
-  // The SPARQL of the shapes (for tests and `--explain`): UIDs to IDs, a filter to IDs, whole
-  // contacts of `slots` IDs, and group `group` of every contact.
+  // The SPARQL of the shapes (for tests and `--explain`): UIDs to IDs, whole contacts of
+  // `slots` UIDs, a filter to IDs, whole contacts of `slots` IDs, and group `group` of every
+  // contact.
   static std::string FetchUidsText(size_t slots);
+  static std::string ReadUidsText(size_t slots);
   static std::string FindText(ContactFilter::Kind kind);
   static std::string ReadIdsText(size_t slots);
   static std::string GroupText(size_t group);
 
  private:
-  Result<Statement*> Shape(const std::string& key, const std::string& sparql);
+  // The statement of shape `key`, compiled from `sparql()` the first time: the text of a big
+  // shape is not built again per call.
+  using Text = std::function<std::string()>;
+  Result<Statement*> Shape(const std::string& key, const Text& sparql);
   Result<Cursor> Run(Statement& statement);
-  Result<Cursor> RunUids(const std::string& key, const std::string& sparql,
+  Result<Cursor> RunUids(const std::string& key, const Text& sparql,
                          const std::vector<std::string>& uids, size_t begin, size_t end);
   Result<void> ReadChunk(const std::vector<int64_t>& ids, size_t begin, size_t end,
                          IdContacts& out);
+  void BindUids(Statement& statement, const std::vector<std::string>& uids, size_t begin,
+                size_t end);
 
   Connection& connection_;
   std::map<std::string, Statement> prepared_;  // by shape key
   size_t executions_ = 0;
 };
 
-// The number of slots of the shape used for `count` UIDs or IDs.
+// The number of slots of the shape used for `count` UIDs or IDs: 1, 16, 32, … kMaxUidsPerQuery.
 size_t UidSlots(size_t count);
 
 }  // namespace quarry::contacts

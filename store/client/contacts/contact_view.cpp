@@ -1,5 +1,6 @@
-// ContactView: the initial result set, then GraphUpdated events applied by re-reading the
-// contacts they name. The mutex is held while the view loads, so an event that arrives during
+// ContactView: the initial result set (the book's reads: every field group once, or a filter's
+// key search and its IDs), then GraphUpdated events applied by re-reading the contacts they
+// name by ID. The mutex is held while the view loads, so an event that arrives during
 // the load waits and is applied after it (the Notifier subscribes first: nothing is missed).
 #include <map>
 #include <mutex>
@@ -8,21 +9,25 @@
 #include "quarry/contacts.h"
 #include "store/client/contacts/contact_keys.h"
 #include "store/client/contacts/contact_sparql.h"
+#include "store/client/contacts/contact_statements.h"
 
 namespace quarry::contacts {
 
 class ContactView::Impl {
  public:
   Impl(std::unique_ptr<Connection> reader, std::optional<ContactFilter> filter, Callback callback)
-      : reader_(std::move(reader)), book_(*reader_), filter_(std::move(filter)),
-        callback_(std::move(callback)) {}
+      : reader_(std::move(reader)), book_(*reader_), statements_(*reader_),
+        filter_(std::move(filter)), callback_(std::move(callback)) {}
 
   // Caller holds mutex_.
   Result<void> LoadLocked() {
-    QUARRY_ASSIGN_OR_RETURN(
-        Cursor cursor,
-        reader_->Query(ContactsQuery("?c a nco:PersonContact ; nco:contactUID ?uid .")));
-    QUARRY_ASSIGN_OR_RETURN(auto found, ReadContacts(cursor));
+    IdContacts found;
+    if (filter_ && !FilterRange(*filter_).low.empty()) {  // an empty key matches all: read all
+      QUARRY_ASSIGN_OR_RETURN(const auto ids, statements_.FindIds(*filter_));
+      QUARRY_ASSIGN_OR_RETURN(found, statements_.ReadIds(ids));
+    } else {
+      QUARRY_ASSIGN_OR_RETURN(found, statements_.ReadAll());
+    }
     for (auto& [id, contact] : found) {
       if (Wanted(contact)) contacts_.emplace(id, std::move(contact));
     }
@@ -77,6 +82,7 @@ class ContactView::Impl {
 
   std::unique_ptr<Connection> reader_;
   ContactBook book_;
+  ContactBook::Statements statements_;  // the initial load's reads
   std::optional<ContactFilter> filter_;
   Callback callback_;
   mutable std::mutex mutex_;

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <cassert>
+#include <functional>
 #include <utility>
 
 #include "store/engine/sqlite/busy.h"
@@ -14,16 +15,33 @@ StatementCache::StatementCache(sqlite3* db, BusyPolicy* policy, size_t capacity)
 
 StatementCache::~StatementCache() { Clear(); }
 
-Result<StatementCache::EntryList::iterator> StatementCache::Find(std::string_view sql) {
-  if (const auto found = index_.find(sql); found != index_.end()) {
-    ++hits_;
-    const EntryList::iterator entry = found->second;
-    entries_.splice(entries_.begin(), entries_, entry);
-    // A previous user may have left it mid-iteration or bound; every caller starts clean.
-    entry->statement.Reset();
-    entry->statement.ClearBindings();
-    return entry;
+size_t StatementCache::SampledHash::operator()(std::string_view sql) const noexcept {
+  constexpr size_t kEnd = 128;    // bytes hashed at each end
+  constexpr size_t kSamples = 64;  // bytes picked from the middle
+  const std::hash<std::string_view> hash;
+  if (sql.size() <= 2 * kEnd + kSamples) return hash(sql);
+  char middle[kSamples];
+  const size_t stride = (sql.size() - 2 * kEnd) / kSamples;
+  for (size_t i = 0; i < kSamples; ++i) middle[i] = sql[kEnd + i * stride];
+  size_t seed = sql.size();
+  for (const std::string_view part :
+       {sql.substr(0, kEnd), sql.substr(sql.size() - kEnd), std::string_view(middle, kSamples)}) {
+    seed ^= hash(part) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
   }
+  return seed;
+}
+
+StatementCache::EntryList::iterator StatementCache::Reuse(EntryList::iterator entry) {
+  ++hits_;
+  entries_.splice(entries_.begin(), entries_, entry);
+  // A previous user may have left it mid-iteration or bound; every caller starts clean.
+  entry->statement.Reset();
+  entry->statement.ClearBindings();
+  return entry;
+}
+
+Result<StatementCache::EntryList::iterator> StatementCache::Find(std::string_view sql) {
+  if (const auto found = index_.find(sql); found != index_.end()) return Reuse(found->second);
   ++misses_;
   QUARRY_ASSIGN_OR_RETURN(Statement statement,
                           Statement::Compile(db_, *policy_, sql, SQLITE_PREPARE_PERSISTENT));
@@ -42,8 +60,11 @@ Result<Statement> StatementCache::Borrow(std::string_view sql) {
   // Two borrowers of one handle would step each other's rows (two open cursors of one query):
   // the second gets its own statement, finalized when it is dropped. (Checked before Find(),
   // which resets the handle.)
-  if (const auto found = index_.find(sql); found != index_.end() && found->second->pins > 0) {
-    return Statement::Compile(db_, *policy_, sql, 0);
+  // One lookup: the text is hashed once per execution.
+  if (const auto found = index_.find(sql); found != index_.end()) {
+    if (found->second->pins > 0) return Statement::Compile(db_, *policy_, sql, 0);
+    const EntryList::iterator entry = Reuse(found->second);
+    return Statement::Borrow(entry->statement, &entry->pins);
   }
   QUARRY_ASSIGN_OR_RETURN(const EntryList::iterator entry, Find(sql));
   return Statement::Borrow(entry->statement, &entry->pins);

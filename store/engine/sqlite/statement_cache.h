@@ -63,14 +63,23 @@ class StatementCache {
   using EntryList = std::list<Entry>;
 
   Result<EntryList::iterator> Find(std::string_view sql);
+  // `entry` (found in index_), moved to the front, reset and cleared: a hit.
+  EntryList::iterator Reuse(EntryList::iterator entry);
   void Evict();
 
   sqlite3* db_;
   BusyPolicy* policy_;
   size_t capacity_;
   EntryList entries_;  // most recently used first
+  // Hashes the length and a sample of the text (ends plus a stride through the middle), not
+  // all of it: a query's SQL runs to tens of KB (issue 7: the contact reads), and hashing it in
+  // full on every execution cost microseconds. Texts that share the sample compare equal in
+  // full, so they only share a bucket.
+  struct SampledHash {
+    size_t operator()(std::string_view sql) const noexcept;
+  };
   // Keys view the Entry's own sql string (list nodes never move).
-  std::unordered_map<std::string_view, EntryList::iterator> index_;
+  std::unordered_map<std::string_view, EntryList::iterator, SampledHash> index_;
   uint64_t hits_ = 0;
   uint64_t misses_ = 0;
 };

@@ -175,6 +175,29 @@ TEST_CASE("ChangeCapture: net effect of one transaction, nothing for a rolled ba
           Sorted(Concat(capture.SongTypes(s1), {{0, s1, capture.Id("ex:track"), 0}})));
     CHECK(capture.reports()[0].classes.at(0).deletes.empty());
   }
+  SUBCASE("only the triples a delete touched are netted, the rest are reported once each") {
+    // Issue 7: rows no delete shares skip the netting map. Here a new song's triples (plain
+    // inserts) sit beside a title removed and restored, a genre added and removed, and a title
+    // replaced, all in one transaction.
+    capture.store().Update(kPrefixes + "INSERT DATA { <urn:old> a ex:Song ; ex:title \"Kept\" . "
+                                       "<urn:re> a ex:Song ; ex:title \"Before\" }");
+    const std::vector<std::string> batch{
+        kPrefixes + "INSERT DATA { <urn:new> a ex:Song ; ex:title \"New\" ; ex:genre \"a\", \"b\" }",
+        kPrefixes + "DELETE DATA { <urn:old> ex:title \"Kept\" }",
+        kPrefixes + "INSERT DATA { <urn:old> ex:title \"Kept\" ; ex:genre \"brief\" }",
+        kPrefixes + "DELETE DATA { <urn:old> ex:genre \"brief\" }",
+        kPrefixes + "INSERT OR REPLACE { <urn:re> ex:title \"After\" } WHERE { }"};
+    REQUIRE(capture.store()->UpdateBatch(batch).ok());
+    REQUIRE(capture.reports().size() == 2);
+    const auto& set = capture.reports()[1].classes.at(0);
+    const int64_t fresh = capture.Id("urn:new"), old = capture.Id("urn:old"), re = capture.Id("urn:re");
+    const int64_t title = capture.Id("ex:title"), genre = capture.Id("ex:genre");
+    CHECK(Sorted(set.inserts) ==
+          Sorted(Concat(capture.SongTypes(fresh), {{0, fresh, title, 0}, {0, fresh, genre, 0},
+                                                   {0, fresh, genre, 0}, {0, old, title, 0},
+                                                   {0, re, title, 0}})));
+    CHECK(Sorted(set.deletes) == Sorted({{0, old, title, 0}, {0, re, title, 0}}));
+  }
   SUBCASE("a failed update reports nothing, the next one only its own changes") {
     capture.store().Update(kPrefixes + "INSERT DATA { <urn:s1> a ex:Song ; ex:title \"T\" }");
     const std::vector<std::string> failing{

@@ -28,7 +28,8 @@ TEST_CASE("Database: Open creates the file with WAL and the writer's settings") 
   CHECK(QueryInt(db, "PRAGMA synchronous") == 1);  // NORMAL
   CHECK(QueryInt(db, "PRAGMA foreign_keys") == 0);
   CHECK(QueryInt(db, "PRAGMA temp_store") == 2);  // MEMORY
-  CHECK(QueryInt(db, "PRAGMA cache_size") == -16384);
+  CHECK(QueryInt(db, "PRAGMA cache_size") == -8192);  // 8 MiB of heap
+  CHECK(QueryInt(db, "PRAGMA mmap_size") == 268435456);
   CHECK(db.busy_budget() == std::chrono::seconds(10));
   CHECK_FALSE(db.InTransaction());
 }
@@ -40,6 +41,9 @@ TEST_CASE("Database: a read-only connection reads the writer's data but cannot w
 
   Database reader = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadOnly));
   CHECK(reader.mode() == OpenMode::kReadOnly);
+  // A reader reads through the mapping; its own cache holds WAL pages only (2 MiB of heap).
+  CHECK(QueryInt(reader, "PRAGMA cache_size") == -2048);
+  CHECK(QueryInt(reader, "PRAGMA mmap_size") == 268435456);
   CHECK(QueryInt(reader, "SELECT count(*) FROM t") == 2);
   Check(writer.Exec("INSERT INTO t VALUES (3)"));
   CHECK(QueryInt(reader, "SELECT count(*) FROM t") == 3);  // WAL reader sees new commits
@@ -203,6 +207,33 @@ TEST_CASE("StatementCache: hot SQL is compiled once and handed out clean") {
   for (int i = 0; i < 1000; ++i) (void)Unwrap(cache.Get(kSql));
   CHECK(cache.misses() == misses + 1);
   CHECK(cache.hits() == hits + 1001);
+}
+
+TEST_CASE("StatementCache: long texts that differ only between the hashed samples stay apart") {
+  // The cache hashes a sample of a long text (issue 7: contact reads run 10-40 KB of SQL per
+  // execution); texts alike in every sampled byte must still be different statements.
+  const TempDir dir;
+  Database db = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadWrite));
+  StatementCache& cache = db.cache();
+  // 400 terms "+ 0" with one "+ 1" at term `at`: same length, same ends.
+  const auto sum_text = [](size_t at) {
+    std::string sql = "SELECT 0";
+    for (size_t i = 0; i < 400; ++i) sql += i == at ? " + 1" : " + 0";
+    return sql;
+  };
+  const uint64_t misses = cache.misses();
+  for (size_t at = 100; at < 300; ++at) {
+    CAPTURE(at);
+    Statement borrowed = Unwrap(cache.Borrow(sum_text(at)));
+    REQUIRE(Unwrap(borrowed.Step()));
+    CHECK(borrowed.ColumnInt64(0) == 1);
+  }
+  for (const size_t at : {size_t{401}, size_t{150}}) {
+    Statement again = Unwrap(cache.Borrow(sum_text(at)));
+    REQUIRE(Unwrap(again.Step()));
+    CHECK(again.ColumnInt64(0) == (at < 400 ? 1 : 0));
+  }
+  CHECK(cache.misses() == misses + 201);  // each text compiled once: 200, then "no + 1"
 }
 
 TEST_CASE("StatementCache: least recently used entries go, busy and borrowed ones stay") {

@@ -6,9 +6,10 @@
 //   Direct() read-only WAL access to the database quarry-store writes; SPARQL compiles in this
 //            process (the fastest read path). Updates are refused.
 //   Bus()    quarry-store on D-Bus: queries stream through a pipe (Steroids FD stream, rows
-//            decoded while the store writes them) or, with QueryTransport::kPlainDBus, come back
-//            as one D-Bus reply; updates run in the store. A cursor still streaming is read to
-//            its end into memory before the Connection's next call.
+//            decoded while the store writes them; the reply is dispatched on the caller's thread
+//            while the cursor waits for rows) or, with QueryTransport::kPlainDBus, come back as
+//            one D-Bus reply; updates run in the store. A cursor still streaming is read to its
+//            end into memory before the Connection's next call.
 // Thread-safety: one thread at a time per Connection.
 #pragma once
 
@@ -33,8 +34,8 @@ inline constexpr std::string_view kStoreBusName = "org.quarry.Store1";
 // How a Bus() connection fetches query rows.
 enum class QueryTransport {
   kAuto,       // the default: the FD stream, whatever the size (typed, no size limit, one round
-               // trip like plain D-Bus: bench/ipc); plain SparqlQuery only when the bus
-               // connection cannot pass descriptors
+               // trip like plain D-Bus, no thread per query: bench/ipc); plain SparqlQuery when
+               // the bus connection cannot pass descriptors (e.g. a TCP bus)
   kFdStream,   // forced (`--fd`): Steroids Query(s, h, a{sv}), rows through a pipe, typed,
                // decoded while the store writes them
   kPlainDBus,  // forced (`--no-fd`): Resources SparqlQuery(s) -> aas: text only, no types or

@@ -116,14 +116,16 @@ class ContactBook {
   Result<void> Save(const std::vector<Contact>& contacts);
   Result<void> Remove(const std::vector<std::string>& uids);
   Result<std::vector<Contact>> FetchAll();
-  // One query for all of `uids` (missing ones are left out), in one round trip.
+  // Whole contacts of `uids` (missing ones are left out): one statement for up to 16 UIDs, two
+  // per 256 beyond (UIDs to IDs, then the IDs' field groups).
   Result<std::vector<Contact>> FetchByUid(const std::vector<std::string>& uids);
   Result<std::vector<Contact>> Find(const ContactFilter& filter);
   // Contacts by resource ID (what GraphUpdated carries), one query.
   Result<std::vector<std::pair<int64_t, Contact>>> FetchByResourceId(
       const std::vector<int64_t>& ids);
-  // The SPARQL text of Find with the key written in (for `--explain` and the index tests);
-  // Find itself runs the same query prepared once, with the key bound as `~key`.
+  // The SPARQL text of Find's key search with the key written in (for `--explain` and the
+  // index tests): Find runs the same search prepared once, with the key range bound as `~low`
+  // and `~high`, then reads the found contacts by ID (FetchByResourceId's read).
   static std::string FindQuery(const ContactFilter& filter);
 
   class Statements;  // prepared queries, one per shape (contact_statements.h)
