@@ -119,16 +119,8 @@ size_t CountContacts(Connection& reader, const std::string& sparql) {
 // The filter's whole contacts in one text query, its key range written in every UNION branch
 // (what the book sent before it prepared its shapes).
 std::string WholeContactsText(const ContactFilter& filter) {
-  std::string text = contacts::ContactsQuery(contacts::SearchSelector(filter.kind));
-  const contacts::KeyRange range = contacts::FilterRange(filter);
-  for (const auto& [name, value] : {std::pair{"~low", range.low}, std::pair{"~high", range.high}}) {
-    const std::string literal = SparqlString(value);
-    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at)) {
-      text.replace(at, std::string_view(name).size(), literal);
-      at += literal.size();
-    }
-  }
-  return text;
+  return contacts::WithFilterLiterals(contacts::ContactsQuery(contacts::SearchSelector(filter.kind)),
+                                      filter);
 }
 
 // The same reads as text queries with the UID or key written in (ContactBook before it

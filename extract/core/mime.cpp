@@ -4,6 +4,8 @@
 // signature at offset 0 and the first bytes carry it, that is the answer, without libmagic
 // (loading its 8 MB database and the first query cost ~3 ms of a one-shot process). libmagic
 // itself (and its libbz2) is loaded with dlopen on first use, so such a process never maps it.
+// Text formats whose first 4 KiB are clean text are typed by extension too (SniffTextType):
+// libmagic's text rules cost ~1.4 ms a file and would end at the same type.
 #include "extract/core/mime.h"
 
 #include <dlfcn.h>
@@ -138,7 +140,92 @@ constexpr Signature kSignatures[] = {
     {"jpeg", "\xff\xd8\xff", "image/jpeg"},
     {"mp3", "ID3", "audio/mpeg"},
 };
-constexpr size_t kSignatureBytes = 8;
+
+// Text formats the extension decides when the content is clean text. libmagic's answer for
+// such a file is text/plain, octet-stream (a NUL or control byte after the bytes it checks for
+// encoding) or the format itself (text/csv, application/json), all of which end as the
+// extension's type, unless libmagic recognises something specific (HTML, XML, a script, PDF):
+// a head starting like that goes to libmagic. libmagic runs its text rules (regular
+// expressions over the first 8 KiB) on every text file: ~1.4 ms a .txt or .md, the largest
+// part of a worker's CPU per file on a mixed tree (bench/index/README.md "after indexcpu").
+// HTML only when the page opens with <!DOCTYPE html or <html (case-insensitive).
+struct TextFormat {
+  std::string_view extension;
+  std::string_view mime_type;
+};
+constexpr TextFormat kTextFormats[] = {
+    {"txt", "text/plain"},       {"md", "text/markdown"}, {"markdown", "text/markdown"},
+    {"csv", "text/csv"},         {"json", "application/json"},
+    {"html", "text/html"},       {"htm", "text/html"},
+};
+// Starts (after blanks and a UTF-8 byte order mark) that libmagic may turn into a specific
+// type: markup, a #! script, PostScript/PDF, RTF, a mail, troff, TeX.
+constexpr std::string_view kSpecificStarts[] = {"<", "#!", "%", "{\\rtf", "From ", "Received:",
+                                                "Return-Path:", ".\\\"", "\\"};
+
+// Whether `head` is UTF-8 text without NUL or control bytes (tab, newline, carriage return,
+// form feed and escape allowed). `truncated`: `head` stops inside the file, so a multi-byte
+// sequence cut at its end is fine.
+bool IsCleanText(std::string_view head, bool truncated) {
+  size_t i = 0;
+  while (i < head.size()) {
+    const auto c = static_cast<unsigned char>(head[i]);
+    if (c < 0x80) {
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1b) return false;
+      if (c == 0x7f) return false;
+      ++i;
+      continue;
+    }
+    size_t length = 0;
+    unsigned min = 0;
+    if ((c & 0xe0) == 0xc0) { length = 2; min = 0x80; }
+    else if ((c & 0xf0) == 0xe0) { length = 3; min = 0x800; }
+    else if ((c & 0xf8) == 0xf0) { length = 4; min = 0x10000; }
+    else return false;
+    if (i + length > head.size()) return truncated;
+    unsigned code = c & (0x7fu >> length);
+    for (size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(head[i + k]);
+      if ((next & 0xc0) != 0x80) return false;
+      code = (code << 6) | (next & 0x3fu);
+    }
+    if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return false;
+    i += length;
+  }
+  return true;
+}
+
+std::string_view SniffTextType(std::string_view lower_extension, std::string_view head,
+                               bool truncated) {
+  std::string_view mime_type;
+  for (const TextFormat& format : kTextFormats) {
+    if (format.extension == lower_extension) mime_type = format.mime_type;
+  }
+  if (mime_type.empty() || head.empty() || !IsCleanText(head, truncated)) return {};
+  std::string_view start = head;
+  if (start.starts_with("\xEF\xBB\xBF")) start.remove_prefix(3);
+  while (!start.empty() && (start.front() == ' ' || start.front() == '\t' ||
+                            start.front() == '\n' || start.front() == '\r' || start.front() == '\f')) {
+    start.remove_prefix(1);
+  }
+  if (start.empty()) return {};  // only blanks: libmagic's call
+  if (mime_type == "text/html") {
+    // HTML is markup: only a page that opens as one (libmagic's text/html rules) is sniffed.
+    const auto opens_with = [&](std::string_view tag) {
+      return start.size() >= tag.size() &&
+             std::equal(tag.begin(), tag.end(), start.begin(), [](char a, char b) {
+               return a == std::tolower(static_cast<unsigned char>(b));
+             });
+    };
+    return opens_with("<!doctype html") || opens_with("<html") ? mime_type : std::string_view();
+  }
+  for (std::string_view specific : kSpecificStarts) {
+    if (start.starts_with(specific)) return {};
+  }
+  // JSON in a .txt or .md is application/json to libmagic; a .json stays JSON either way.
+  if (mime_type != "application/json" && (start.front() == '{' || start.front() == '[')) return {};
+  return mime_type;
+}
 
 Result<std::string> LibmagicType(int fd, std::string_view path) {
   QUARRY_ASSIGN_OR_RETURN(magic_t magic, ThreadMagic());
@@ -169,13 +256,14 @@ Result<void> LoadMimeDetection() {
   return {};
 }
 
-std::string_view SniffMimeType(std::string_view lower_extension, std::string_view head) {
+std::string_view SniffMimeType(std::string_view lower_extension, std::string_view head,
+                               bool truncated) {
   for (const Signature& signature : kSignatures) {
     if (signature.extension == lower_extension && head.starts_with(signature.magic)) {
       return signature.mime_type;
     }
   }
-  return {};
+  return SniffTextType(lower_extension, head, truncated);
 }
 
 std::string LowerExtension(std::string_view path) {
@@ -204,11 +292,12 @@ std::string_view MimeTypeForExtension(std::string_view lower_extension) {
 
 Result<std::string> DetectMimeType(int fd, std::string_view path) {
   const std::string extension = LowerExtension(path);
-  char head[kSignatureBytes];
+  char head[kMimeHeadBytes];
   const ssize_t got = pread(fd, head, sizeof head, 0);
   if (got > 0) {
     const std::string_view sniffed =
-        SniffMimeType(extension, std::string_view(head, static_cast<size_t>(got)));
+        SniffMimeType(extension, std::string_view(head, static_cast<size_t>(got)),
+                      static_cast<size_t>(got) == sizeof head);
     if (!sniffed.empty()) return std::string(sniffed);
   }
   QUARRY_ASSIGN_OR_RETURN(std::string mime_type, LibmagicType(fd, path));

@@ -71,7 +71,7 @@ class Connection::Impl {
   }
 };
 
-// The embedded/direct backend over an engine::Store.
+// The embedded/direct backend over an engine::Store (direct_backend.cpp, quarry_client_direct).
 Result<std::unique_ptr<Connection::Impl>> OpenDirectBackend(const Connection::Options& options);
 // The D-Bus backend; fails when the bus or quarry-store cannot be reached.
 Result<std::unique_ptr<Connection::Impl>> OpenBusBackend(const BusOptions& options);

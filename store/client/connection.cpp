@@ -1,4 +1,6 @@
 // The public classes forward to their backend (backend.h); the paths differ only there.
+// Connection::Open and Connection::Direct live in direct_backend.cpp (quarry_client_direct), so
+// that a bus-only program (quarry_client) links no engine.
 #include "quarry/connection.h"
 
 #include "store/client/backend.h"
@@ -23,16 +25,6 @@ bool Cursor::GetBoolean(int column) const { return impl_->GetBoolean(column); }
 
 Connection::Connection(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Connection::~Connection() = default;
-
-Result<std::unique_ptr<Connection>> Connection::Open(const Options& options) {
-  QUARRY_ASSIGN_OR_RETURN(std::unique_ptr<Impl> impl, OpenDirectBackend(options));
-  return std::unique_ptr<Connection>(new Connection(std::move(impl)));
-}
-
-Result<std::unique_ptr<Connection>> Connection::Direct(const std::filesystem::path& database,
-                                                       const std::filesystem::path& ontology) {
-  return Open({database, ontology, /*read_only=*/true});
-}
 
 Result<std::unique_ptr<Connection>> Connection::Bus(const BusOptions& options) {
   QUARRY_ASSIGN_OR_RETURN(std::unique_ptr<Impl> impl, OpenBusBackend(options));

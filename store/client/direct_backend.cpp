@@ -1,5 +1,7 @@
 // The direct/embedded backend: an engine::Store in this process, cursors over its statements.
 // A read-only (Direct) connection follows quarry-store's Restore by reopening (issue 4).
+// Connection::Open and Connection::Direct are defined here, not in connection.cpp: this file and
+// the engine are quarry_client_direct, which a bus-only program does not link.
 #include <fmt/format.h>
 #include <sys/stat.h>
 
@@ -146,6 +148,16 @@ Result<std::unique_ptr<Connection::Impl>> OpenDirectBackend(const Connection::Op
   std::shared_ptr<engine::Store> shared(std::move(*store));
   return std::unique_ptr<Connection::Impl>(
       std::make_unique<DirectConnection>(options, std::move(shared)));
+}
+
+Result<std::unique_ptr<Connection>> Connection::Open(const Options& options) {
+  QUARRY_ASSIGN_OR_RETURN(std::unique_ptr<Impl> impl, OpenDirectBackend(options));
+  return std::unique_ptr<Connection>(new Connection(std::move(impl)));
+}
+
+Result<std::unique_ptr<Connection>> Connection::Direct(const std::filesystem::path& database,
+                                                       const std::filesystem::path& ontology) {
+  return Open({database, ontology, /*read_only=*/true});
 }
 
 }  // namespace quarry

@@ -146,6 +146,29 @@ std::string_view Cursor::GetString(int column) {
   return statement_.ColumnText(column);
 }
 
+ValueView Cursor::GetValue(int column) {
+  const int sql_type = statement_.ColumnType(column);
+  if (sql_type == SQLITE_NULL) return {};
+  if (sql_type == SQLITE_BLOB) {  // a language-tagged string, whatever the column (Kind())
+    const std::string_view bytes = BlobText(statement_, column);
+    const size_t nul = bytes.rfind('\0');
+    if (nul == std::string_view::npos) return {ValueKind::kLangString, bytes, {}};
+    return {ValueKind::kLangString, bytes.substr(0, nul), bytes.substr(nul + 1)};
+  }
+  const sparql::OutputColumn& output = columns_[column];
+  if (sql_type == SQLITE_TEXT) {
+    // The common cases read straight: stored text that is its own lexical form.
+    if (output.kind == ColumnKind::kResource) {
+      const std::string_view text = statement_.ColumnText(column);
+      return {text.substr(0, 2) == "_:" ? ValueKind::kBlankNode : ValueKind::kIri, text, {}};
+    }
+    if (output.kind == ColumnKind::kLiteral && KindOfType(output.type) == ValueKind::kString) {
+      return {ValueKind::kString, statement_.ColumnText(column), {}};
+    }
+  }
+  return {Kind(column), GetString(column), {}};
+}
+
 std::string Cursor::GetDatatype(int column) {
   const ValueKind kind = Kind(column);
   if (columns_[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&

@@ -38,6 +38,13 @@ std::string_view ValueKindName(ValueKind kind);
 // `~name` → value, bound when a query runs.
 using QueryParameters = std::map<std::string, schema::RdfTerm, std::less<>>;
 
+// One value as the row encoders need it (Cursor::GetValue): views valid until the next Next().
+struct ValueView {
+  ValueKind kind = ValueKind::kUnbound;
+  std::string_view text;  // the lexical form, as GetString()
+  std::string_view lang;  // kLangString only, as GetLanguage()
+};
+
 class Cursor {
  public:
   Cursor(Statement statement, std::vector<sparql::OutputColumn> columns);
@@ -52,6 +59,9 @@ class Cursor {
   // The lexical form (IRI, literal text, "_:b12"); empty when unbound.
   std::string_view GetString(int column);
   std::string_view GetLanguage(int column);
+  // Kind(), GetString() and GetLanguage() at once, asking SQLite for the value's type once
+  // (the FD stream reads every value this way: issue 4, perf of the 300,000-row stream).
+  ValueView GetValue(int column);
   // The datatype IRI of a literal (xsd:string for plain text, rdf:langString when tagged);
   // empty for IRIs, blank nodes and unbound values. Open-mode columns keep any datatype.
   std::string GetDatatype(int column);

@@ -2,7 +2,6 @@
 
 #include <array>
 
-#include "store/ipc/row_encoder.h"
 #include "store/sparql/lexer.h"
 
 namespace quarry::ipc {
@@ -108,30 +107,6 @@ std::optional<schema::RdfTerm> TermOfStreamValue(ValueKind kind, std::string_vie
       return schema::RdfTerm::Literal(std::string(text), std::string(datatype));
   }
   return schema::RdfTerm::Literal(std::string(text));
-}
-
-Result<std::vector<std::string>> StepGraphIntoBlocks(engine::Store& store, const std::string& query,
-                                                     int fd, OutgoingBlocks& blocks,
-                                                     const engine::QueryParameters& parameters) {
-  QUARRY_ASSIGN_OR_RETURN(const engine::TripleSet triples, store.QueryGraph(query, parameters));
-  for (const engine::Triple& triple : triples.triples()) {
-    const std::string subject = triple.subject.kind == schema::RdfTerm::Kind::kBlank
-                                    ? "_:" + triple.subject.value
-                                    : triple.subject.value;
-    const std::string object = triple.object.kind == schema::RdfTerm::Kind::kBlank
-                                   ? "_:" + triple.object.value
-                                   : triple.object.value;
-    const std::array<StreamValue, 3> row = {{
-        {StreamKindOf(triple.subject), subject, {}},
-        {ValueKind::kIri, triple.predicate, {}},
-        {StreamKindOf(triple.object), object, triple.object.lang},
-    }};
-    AppendRow(row, blocks.tail());
-    if (blocks.tail().size() < kStreamBlockSize) continue;
-    blocks.SealFullBlocks();
-    QUARRY_TRY(blocks.WriteAvailable(fd));
-  }
-  return kTripleColumns;
 }
 
 }  // namespace quarry::ipc

@@ -228,4 +228,13 @@ Result<void> MakeNonBlocking(int fd) {
   return Ok();
 }
 
+size_t EnlargePipe(int fd) {
+  const int current = ::fcntl(fd, F_GETPIPE_SZ);
+  if (current < 0) return 0;
+  if (static_cast<size_t>(current) >= kStreamPipeBytes) return static_cast<size_t>(current);
+  // EPERM past the user's pipe limits (pipe-max-size, pipe-user-pages-soft): keep the default.
+  const int enlarged = ::fcntl(fd, F_SETPIPE_SZ, static_cast<int>(kStreamPipeBytes));
+  return static_cast<size_t>(enlarged < 0 ? current : enlarged);
+}
+
 }  // namespace quarry::ipc

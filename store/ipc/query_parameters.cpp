@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <string_view>
 
-#include "store/engine/query_cache.h"
-
 namespace quarry::ipc {
 namespace {
 
@@ -80,23 +78,6 @@ Result<engine::QueryParameters> DecodeParameters(const sdbus::Variant &value) {
     parameters.emplace(name, std::move(term));
   }
   return parameters;
-}
-
-QueryStatistics &ProcessQueryStatistics() {
-  static QueryStatistics statistics;
-  return statistics;
-}
-
-Result<engine::Cursor> CountedQuery(engine::Store &store, const std::string &text,
-                                    const engine::QueryParameters &parameters) {
-  const uint64_t misses_before = store.query_cache().misses();
-  auto cursor = store.Query(text, parameters);
-  QueryStatistics &statistics = ProcessQueryStatistics();
-  if (store.query_cache().misses() != misses_before)
-    statistics.translated.fetch_add(1, std::memory_order_relaxed);
-  else
-    statistics.reused.fetch_add(1, std::memory_order_relaxed);
-  return cursor;
 }
 
 }  // namespace quarry::ipc

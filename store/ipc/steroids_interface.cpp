@@ -85,6 +85,7 @@ void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& d
           fd->reset();
           return SendError(reply, usable.error());
         }
+        EnlargePipe(fd->get());
         backend.SubmitRead({[reply, fd, query = std::move(query),
                              parameters = std::move(parsed->parameters),
                              &drainer](engine::Store& store) {

@@ -129,6 +129,10 @@ TEST_CASE("DetectMimeType: content first, the extension breaks ties") {
   CHECK(type_of("notes.md", "# Title\n\nSome text.\n") == "text/markdown");
   CHECK(type_of("plain.txt", "Some text.\n") == "text/plain");
   CHECK(type_of("empty.pdf", "") == "inode/x-empty");
+  // The text fast path leaves what libmagic names specifically to libmagic.
+  CHECK(type_of("page.txt", "<!DOCTYPE html>\n<html><body>Hi</body></html>\n") == "text/html");
+  CHECK(type_of("run.txt", "#!/bin/sh\necho hi\n") == "text/x-shellscript");
+  CHECK(type_of("data.csv", "a,b\n1,2\n3,4\n") == "text/csv");
 }
 
 }  // namespace

@@ -151,6 +151,34 @@ TEST_CASE("MIME: the signature fast path gives libmagic's answer on every corpus
   CHECK(extract::SniffMimeType("pdf", "ID3\x04").empty());
   CHECK(extract::SniffMimeType("txt", "%PDF-1.7\n").empty());  // no signature for text
   CHECK(extract::SniffMimeType("flac", "").empty());
+  // Text formats: clean UTF-8 text takes the extension's type; anything libmagic may call
+  // something specific (markup, a script, PDF, JSON in a .txt, binary bytes) goes to libmagic.
+  CHECK(extract::SniffMimeType("txt", "Some words.\r\n\tcaf\xC3\xA9\n") == "text/plain");
+  CHECK(extract::SniffMimeType("md", "\xEF\xBB\xBF# Title\n") == "text/markdown");
+  CHECK(extract::SniffMimeType("markdown", "text") == "text/markdown");
+  CHECK(extract::SniffMimeType("csv", "a,b\n1,2\n") == "text/csv");
+  CHECK(extract::SniffMimeType("json", "  {\"a\": 1}") == "application/json");
+  CHECK(extract::SniffMimeType("txt", "{\"a\": 1}").empty());
+  CHECK(extract::SniffMimeType("md", "\n  <!DOCTYPE html><html>").empty());
+  CHECK(extract::SniffMimeType("txt", "#!/bin/sh\necho\n").empty());
+  CHECK(extract::SniffMimeType("txt", "From someone@example.org Mon\n").empty());
+  CHECK(extract::SniffMimeType("txt", "\\documentclass{article}").empty());
+  CHECK(extract::SniffMimeType("txt", std::string_view("a\0b", 3)).empty());
+  CHECK(extract::SniffMimeType("txt", "a\x01" "b").empty());
+  CHECK(extract::SniffMimeType("txt", "a\x7f").empty());
+  CHECK(extract::SniffMimeType("txt", "colour \x1b[1mbold\x1b[0m") == "text/plain");  // ESC is text
+  CHECK(extract::SniffMimeType("txt", "caf\xE9 latin-1").empty());     // not UTF-8: libmagic
+  CHECK(extract::SniffMimeType("txt", "\xED\xA0\x80 surrogate").empty());
+  CHECK(extract::SniffMimeType("txt", "\xC0\xAF overlong").empty());
+  CHECK(extract::SniffMimeType("txt", " \n\t").empty());              // only blanks
+  CHECK(extract::SniffMimeType("txt", "cut \xE2\x82").empty());       // cut at the end of file
+  CHECK(extract::SniffMimeType("txt", "cut \xE2\x82", true) == "text/plain");  // file goes on
+  CHECK(extract::SniffMimeType("html", "\n<!DOCTYPE HTML>\n<html>") == "text/html");
+  CHECK(extract::SniffMimeType("htm", "<html lang=en>") == "text/html");
+  CHECK(extract::SniffMimeType("html", "<?xml version=\"1.0\"?><html>").empty());
+  CHECK(extract::SniffMimeType("html", std::string_view("<!DOCTYPE html>\0", 16)).empty());
+  CHECK(extract::SniffMimeType("html", "plain words").empty());
+  CHECK(extract::SniffMimeType("py", "print(1)\n").empty());
 
   size_t compared = 0;
   size_t sniffed = 0;
@@ -167,7 +195,7 @@ TEST_CASE("MIME: the signature fast path gives libmagic's answer on every corpus
     INFO(path);
     auto fast = extract::DetectMimeType(fd, path);
     auto slow = extract::DetectMimeTypeWithLibmagic(fd, path);
-    char head[8];
+    char head[extract::kMimeHeadBytes];
     const ssize_t got = ::pread(fd, head, sizeof head, 0);
     ::close(fd);
     REQUIRE(fast.ok());
@@ -175,17 +203,21 @@ TEST_CASE("MIME: the signature fast path gives libmagic's answer on every corpus
     CHECK(*fast == *slow);
     ++compared;
     const std::string_view sniff = extract::SniffMimeType(
-        extract::LowerExtension(path), std::string_view(head, got > 0 ? static_cast<size_t>(got) : 0));
+        extract::LowerExtension(path), std::string_view(head, got > 0 ? static_cast<size_t>(got) : 0),
+        got == static_cast<ssize_t>(sizeof head));
     if (!sniff.empty()) {
       ++sniffed;
       sniffed_types.insert(std::string(sniff));
     }
   }
   CHECK(compared > 150);
-  // The fast path really ran: PDFs, FLAC, JPEG, PNG and ID3-tagged MP3s of the corpus.
+  // The fast path really ran: PDFs, FLAC, JPEG, PNG and ID3-tagged MP3s of the corpus, and its
+  // plain text, Markdown, CSV, JSON and HTML files.
   CHECK(sniffed > 40);
-  CHECK(sniffed_types == std::set<std::string>{"application/pdf", "audio/flac", "audio/mpeg",
-                                               "image/jpeg", "image/png"});
+  CHECK(sniffed_types == std::set<std::string>{"application/json", "application/pdf",
+                                               "audio/flac", "audio/mpeg", "image/jpeg",
+                                               "image/png", "text/csv", "text/html",
+                                               "text/markdown", "text/plain"});
 }
 
 }  // namespace

@@ -72,6 +72,24 @@ std::string Drain(ipc::OutgoingBlocks& blocks, const Pipe& pipe, std::string rec
   return received;
 }
 
+TEST_CASE("EnlargePipe: a stream pipe holds a megabyte, anything else is left alone") {
+  Pipe pipe;
+  REQUIRE(::fcntl(pipe.read_end, F_GETPIPE_SZ) < static_cast<int>(ipc::kStreamPipeBytes));
+  const size_t capacity = ipc::EnlargePipe(pipe.write_end);
+  CHECK(capacity == ipc::kStreamPipeBytes);
+  CHECK(::fcntl(pipe.read_end, F_GETPIPE_SZ) == static_cast<int>(capacity));
+  CHECK(ipc::EnlargePipe(pipe.write_end) == capacity);  // already large: unchanged
+  // A megabyte goes in without blocking, in one write.
+  const std::string megabyte(ipc::kStreamPipeBytes, 'm');
+  CHECK(::write(pipe.write_end, megabyte.data(), megabyte.size()) ==
+        static_cast<ssize_t>(megabyte.size()));
+  TempDir dir;
+  const int file = ::open((dir.path() / "not-a-pipe").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+  REQUIRE(file >= 0);
+  CHECK(ipc::EnlargePipe(file) == 0);
+  ::close(file);
+}
+
 TEST_CASE("OutgoingBlocks: past the memory budget, unread bytes wait in a spill file, in order") {
   TempDir dir;
   constexpr size_t kLimit = 256 * 1024;

@@ -3,6 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
+#include <string_view>
+
 #include "tests/ipc/steroids_reader.h"
 #include "tests/store/engine/store_test_util.h"
 
@@ -20,6 +23,120 @@ std::string EncodeAll(TestStore& store, const std::string& query) {
     ipc::AppendRow(*cursor, bytes);
   }
   return bytes;
+}
+
+// The encoder before issue 4's "fdcpu" work, value by value through Kind(), GetString() and
+// GetLanguage(): the bytes every row must still have.
+std::string EncodeAllPerValue(TestStore& store, const std::string& query) {
+  auto cursor = store->Query(query);
+  REQUIRE(cursor.ok());
+  std::string out;
+  const auto append_int32 = [&out](int32_t value) {
+    char bytes[sizeof value];
+    std::memcpy(bytes, &value, sizeof value);
+    out.append(bytes, sizeof value);
+  };
+  for (;;) {
+    auto has_row = cursor->Next();
+    REQUIRE(has_row.ok());
+    if (!*has_row) break;
+    const int columns = cursor->ColumnCount();
+    append_int32(columns);
+    for (int column = 0; column < columns; ++column) {
+      append_int32(static_cast<int32_t>(cursor->Kind(column)));
+    }
+    std::string data;
+    std::vector<int32_t> ends;
+    for (int column = 0; column < columns; ++column) {
+      const engine::ValueKind kind = cursor->Kind(column);
+      if (kind != engine::ValueKind::kUnbound) data.append(cursor->GetString(column));
+      data.push_back('\0');
+      if (kind == engine::ValueKind::kLangString) {
+        data.append(cursor->GetLanguage(column));
+        data.push_back('\0');
+      }
+      ends.push_back(static_cast<int32_t>(data.size() - 1));
+    }
+    for (const int32_t end : ends) append_int32(end);
+    out += data;
+  }
+  return out;
+}
+
+constexpr std::string_view kMixedQuery = R"(SELECT ?s ?t ?n ?r ?f ?c ?d ?p ?missing ?g ?k {
+    ?s a ex:Song OPTIONAL { ?s ex:title ?t } OPTIONAL { ?s ex:size ?n }
+    OPTIONAL { ?s ex:rating ?r } OPTIONAL { ?s ex:favourite ?f } OPTIONAL { ?s ex:created ?c }
+    OPTIONAL { ?s ex:released ?d } OPTIONAL { ?s ex:performer ?p }
+    OPTIONAL { ?s ex:track ?missing } OPTIONAL { ?s ex:genre ?g }
+    BIND (COALESCE(?t, ?g, 7) AS ?k) } ORDER BY ?s)";
+
+void InsertMixedRows(TestStore& store, const std::string& long_value) {
+  store.Update(R"(INSERT DATA {
+      <urn:s1> a ex:Song ; ex:title "hello"@en ; ex:size 42 ; ex:rating 2.5 ; ex:favourite true ;
+        ex:created "2024-01-02T03:04:05Z" ; ex:released "2024-05-06"^^xsd:date ;
+        ex:performer <urn:a1> ; ex:genre "pop" .
+      <urn:a1> a ex:Artist .
+      <urn:s2> a ex:Song ; ex:title "" ; ex:favourite false ; ex:rating -0.125 ; ex:size -7 .
+      <urn:s3> a ex:Song ; ex:performer _:anon .
+      _:anon a ex:Artist .
+      <urn:s4> a ex:Song ; ex:title "plain title" ; ex:genre "rock" .
+    })");
+  store.Update("INSERT DATA { <urn:s5> a ex:Song ; ex:title \"" + long_value +
+               "\" ; ex:genre \"" + long_value + "\"@de }");
+}
+
+TEST_CASE("Steroids rows: one type lookup per value writes the same bytes as value by value") {
+  TestStore store;
+  // Two values over one 64 KiB stream block each, in one row, after short rows.
+  std::string long_value(70 * 1024, 'x');
+  for (size_t i = 0; i < long_value.size(); i += 97) {
+    long_value[i] = static_cast<char>('a' + i % 26);
+  }
+  InsertMixedRows(store, long_value);
+  const std::string query(kMixedQuery);
+  const std::string bytes = EncodeAll(store, query);
+  CHECK(bytes == EncodeAllPerValue(store, query));
+  const std::vector<StreamRow> rows = ReadRows(bytes);
+  REQUIRE(rows.size() == 5);
+  // The unbound values (NULLs) of urn:s4, and its string-valued COALESCE.
+  CHECK(rows[3][0].text == "urn:s4");
+  CHECK(rows[3][2].type == 0);
+  CHECK(rows[3][7].type == 0);
+  CHECK(rows[3][10].text == "plain title");
+  // urn:s3's performer is a blank node; urn:s5 holds the long plain and tagged values.
+  CHECK(rows[2][7].type == 6);
+  CHECK(rows[4][1].text == long_value);
+  CHECK(rows[4][9].type == 8);
+  CHECK(rows[4][9].text == long_value);
+  CHECK(rows[4][9].lang == "de");
+}
+
+TEST_CASE("Cursor::GetValue: the kind, text and language the single getters give") {
+  TestStore store;
+  InsertMixedRows(store, std::string(70 * 1024, 'y'));
+  auto cursor = store->Query(std::string(kMixedQuery));
+  REQUIRE(cursor.ok());
+  int rows = 0;
+  int kinds_seen = 0;
+  for (;;) {
+    auto has_row = cursor->Next();
+    REQUIRE(has_row.ok());
+    if (!*has_row) break;
+    ++rows;
+    for (int column = 0; column < cursor->ColumnCount(); ++column) {
+      const engine::ValueView value = cursor->GetValue(column);
+      CAPTURE(rows);
+      CAPTURE(column);
+      CHECK(value.kind == cursor->Kind(column));
+      const std::string text(value.text);
+      CHECK(text == cursor->GetString(column));
+      CHECK(value.lang == cursor->GetLanguage(column));
+      kinds_seen |= 1 << static_cast<int>(value.kind);
+    }
+  }
+  CHECK(rows == 5);
+  // unbound, IRI, string, integer, double, dateTime, blank node, boolean, lang string
+  CHECK(kinds_seen == 0x1FF);
 }
 
 TEST_CASE("Steroids rows: every value type, unbound and language tags round-trip") {

@@ -111,16 +111,7 @@ Result<std::vector<Contact>> ContactBook::FetchByUid(const std::vector<std::stri
 
 std::string ContactBook::FindQuery(const ContactFilter& filter) {
   // The key search of Find (Statements::FindText), its bounds written in as literals.
-  std::string text = Statements::FindText(filter.kind);
-  const KeyRange range = FilterRange(filter);
-  for (const auto& [name, value] : {std::pair{"~low", range.low}, std::pair{"~high", range.high}}) {
-    const std::string literal = SparqlString(value);
-    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at)) {
-      text.replace(at, std::string_view(name).size(), literal);
-      at += literal.size();
-    }
-  }
-  return text;
+  return WithFilterLiterals(Statements::FindText(filter.kind), filter);
 }
 
 Result<std::vector<Contact>> ContactBook::Find(const ContactFilter& filter) {

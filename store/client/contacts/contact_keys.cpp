@@ -151,6 +151,18 @@ std::string SearchSelector(ContactFilter::Kind kind) {
                      KeyPredicate(kind));
 }
 
+std::string WithFilterLiterals(std::string text, const ContactFilter& filter) {
+  const KeyRange range = FilterRange(filter);
+  for (const auto& [name, value] : {std::pair{"~low", range.low}, std::pair{"~high", range.high}}) {
+    const std::string literal = SparqlString(value);
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at)) {
+      text.replace(at, std::string_view(name).size(), literal);
+      at += literal.size();
+    }
+  }
+  return text;
+}
+
 bool Matches(const Contact& contact, const ContactFilter& filter) {
   const std::string wanted = filter.kind == ContactFilter::Kind::kPhoneSuffix
                                  ? LastDigits(filter.text, kPhoneMatchDigits)

@@ -47,6 +47,9 @@ KeyRange FilterRange(const ContactFilter& filter);
 // The group pattern that binds ?c to each contact whose key of `kind` lies in the range of
 // the `~low` and `~high` parameters (once per contact, even when several of its names match).
 std::string SearchSelector(ContactFilter::Kind kind);
+// `text` with every `~low` / `~high` parameter replaced by the filter's range as string
+// literals: a query that runs without bound parameters (printed by --explain, sent as text).
+std::string WithFilterLiterals(std::string text, const ContactFilter& filter);
 // Whether a found contact matches (also what a live view checks on changed contacts).
 bool Matches(const Contact& contact, const ContactFilter& filter);
 
