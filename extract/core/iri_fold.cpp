@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "extract/core/dl_symbol.h"
 #include "extract/core/icu_runtime.h"
 #include "extract/core/iri.h"
 
@@ -26,21 +27,16 @@ struct Icu {
   bool ok() const { return from_utf8 && to_utf8 && fold_case && nfc_instance && normalize; }
 };
 
-template <typename F>
-void Bind(void* library, const char* symbol, F& function) {
-  function = reinterpret_cast<F>(dlsym(library, symbol));
-}
-
 const Icu& LoadIcu() {
   static const Icu icu = [] {
     Icu loaded;
     void* library = dlopen(kIcuCommonLibrary, RTLD_NOW | RTLD_LOCAL);
     if (library == nullptr) return loaded;
-    Bind(library, QUARRY_EXTRACT_STRINGIFY(u_strFromUTF8WithSub), loaded.from_utf8);
-    Bind(library, QUARRY_EXTRACT_STRINGIFY(u_strToUTF8WithSub), loaded.to_utf8);
-    Bind(library, QUARRY_EXTRACT_STRINGIFY(u_strFoldCase), loaded.fold_case);
-    Bind(library, QUARRY_EXTRACT_STRINGIFY(unorm2_getNFCInstance), loaded.nfc_instance);
-    Bind(library, QUARRY_EXTRACT_STRINGIFY(unorm2_normalize), loaded.normalize);
+    BindSymbol(library, QUARRY_EXTRACT_STRINGIFY(u_strFromUTF8WithSub), loaded.from_utf8);
+    BindSymbol(library, QUARRY_EXTRACT_STRINGIFY(u_strToUTF8WithSub), loaded.to_utf8);
+    BindSymbol(library, QUARRY_EXTRACT_STRINGIFY(u_strFoldCase), loaded.fold_case);
+    BindSymbol(library, QUARRY_EXTRACT_STRINGIFY(unorm2_getNFCInstance), loaded.nfc_instance);
+    BindSymbol(library, QUARRY_EXTRACT_STRINGIFY(unorm2_normalize), loaded.normalize);
     return loaded;
   }();
   return icu;

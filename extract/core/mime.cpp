@@ -17,6 +17,8 @@
 #include <cctype>
 #include <memory>
 
+#include "extract/core/dl_symbol.h"
+
 namespace quarry::extract {
 namespace {
 
@@ -32,11 +34,6 @@ struct Libmagic {
   std::string load_error;  // why it could not be loaded; empty when loaded
 };
 
-template <typename F>
-void Bind(void* library, const char* symbol, F& function) {
-  function = reinterpret_cast<F>(dlsym(library, symbol));
-}
-
 const Libmagic& LoadLibmagic() {
   static const Libmagic libmagic = [] {
     Libmagic loaded;
@@ -47,11 +44,11 @@ const Libmagic& LoadLibmagic() {
                                       reason ? reason : "dlopen failed");
       return loaded;
     }
-    Bind(library, "magic_open", loaded.open);
-    Bind(library, "magic_load", loaded.load);
-    Bind(library, "magic_descriptor", loaded.descriptor);
-    Bind(library, "magic_error", loaded.error);
-    Bind(library, "magic_close", loaded.close);
+    BindSymbol(library, "magic_open", loaded.open);
+    BindSymbol(library, "magic_load", loaded.load);
+    BindSymbol(library, "magic_descriptor", loaded.descriptor);
+    BindSymbol(library, "magic_error", loaded.error);
+    BindSymbol(library, "magic_close", loaded.close);
     if (!loaded.open || !loaded.load || !loaded.descriptor || !loaded.error || !loaded.close) {
       loaded.load_error = fmt::format("libmagic: {} lacks the magic_* functions", kLibmagic);
     }

@@ -18,6 +18,7 @@
 #include "store/client/text_rows_cursor.h"
 #include "store/ipc/error_names.h"
 #include "store/ipc/graph_stream.h"
+#include "store/ipc/poll_timeout.h"
 #include "store/ipc/query_parameters.h"
 
 namespace quarry {
@@ -29,18 +30,6 @@ constexpr uint64_t kQueryTimeoutUs = 10ull * 60 * 1000 * 1000;
 using VariantMap = std::map<std::string, sdbus::Variant>;
 
 constexpr std::string_view kNotSupportedError = "org.freedesktop.DBus.Error.NotSupported";
-
-// poll()'s timeout for sd-bus's absolute CLOCK_MONOTONIC deadline (UINT64_MAX: none).
-int TimeoutMs(uint64_t deadline_usec) {
-  if (deadline_usec == std::numeric_limits<uint64_t>::max()) return -1;
-  timespec now{};
-  ::clock_gettime(CLOCK_MONOTONIC, &now);
-  const uint64_t now_usec =
-      static_cast<uint64_t>(now.tv_sec) * 1000000 + static_cast<uint64_t>(now.tv_nsec) / 1000;
-  if (deadline_usec <= now_usec) return 0;
-  const uint64_t wait_ms = (deadline_usec - now_usec + 999) / 1000;
-  return static_cast<int>(std::min<uint64_t>(wait_ms, std::numeric_limits<int>::max()));
-}
 
 // The reply of an asynchronous Steroids call, brought in by dispatching the link's connection
 // from inside the PipeReader's waits (pipe_reader.h): no thread of its own, no hand-off.
@@ -71,7 +60,7 @@ class BusReplyPump final : public ReplyPump {
     if (reader_.replied()) return {};
     try {
       const sdbus::IConnection::PollData poll = connection_.getEventLoopPollData();
-      return {poll.fd, poll.events, TimeoutMs(poll.timeout_usec)};
+      return {poll.fd, poll.events, ipc::PollTimeoutMs(poll.timeout_usec)};
     } catch (const sdbus::Error& error) {
       reader_.Deliver(link_.TranslateLater(error));
       return {};

@@ -15,24 +15,13 @@
 #include <system_error>
 
 #include "store/ipc/log.h"
+#include "store/ipc/poll_timeout.h"
 
 namespace quarry::ipc {
 namespace {
 
 // The running loop's eventfd, for WakeEventLoop(); -1 when none runs.
 std::atomic<int> g_wake_fd{-1};
-
-// poll()'s timeout for sd-bus's absolute CLOCK_MONOTONIC deadline (UINT64_MAX: none).
-int TimeoutMs(uint64_t deadline_usec) {
-  if (deadline_usec == std::numeric_limits<uint64_t>::max()) return -1;
-  timespec now{};
-  ::clock_gettime(CLOCK_MONOTONIC, &now);
-  const uint64_t now_usec =
-      static_cast<uint64_t>(now.tv_sec) * 1000000 + static_cast<uint64_t>(now.tv_nsec) / 1000;
-  if (deadline_usec <= now_usec) return 0;
-  const uint64_t wait_ms = (deadline_usec - now_usec + 999) / 1000;
-  return static_cast<int>(std::min<uint64_t>(wait_ms, std::numeric_limits<int>::max()));
-}
 
 }  // namespace
 
@@ -68,7 +57,7 @@ bool EventLoop::Turn() {
   }
   const sdbus::IConnection::PollData bus = connection_.getEventLoopPollData();
   pollfd watched[2] = {{bus.fd, bus.events, 0}, {wake_fd_.get(), POLLIN, 0}};
-  const int ready = ::poll(watched, 2, TimeoutMs(bus.timeout_usec));
+  const int ready = ::poll(watched, 2, PollTimeoutMs(bus.timeout_usec));
   if (ready < 0 && errno != EINTR) {
     throw std::system_error(errno, std::generic_category(), "poll on the bus connection");
   }
