@@ -4,7 +4,11 @@
 #include <limits.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include "miner-fs/file_uri.h"
 #include "miner-fs/log.h"
@@ -44,6 +48,133 @@ struct Crawler::GitChain {
   }
 };
 
+// The known children of the folders queued, asked ahead: folders are added as they are queued
+// (Ask), each query takes every folder added since the last one (up to kFoldersPerQuery), and
+// Take() hands out one folder's answer, waiting for it (or asking now) when it is not in yet.
+// With a thread store the queries run on a thread of their own, one at a time; without, Take()
+// runs them on the caller's thread. A generation number drops answers asked before Forget().
+class Crawler::Asker {
+ public:
+  Asker(IndexStore& store, IndexStore* thread_store) : store_(store), thread_store_(thread_store) {
+    if (thread_store_) thread_ = std::thread([this] { Run(); });
+  }
+
+  ~Asker() {
+    if (!thread_.joinable()) return;
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+
+  void Ask(std::vector<std::string>& iris) {
+    if (iris.empty()) return;
+    {
+      const std::lock_guard lock(mutex_);
+      for (std::string& iri : iris) pending_.push_back(std::move(iri));
+    }
+    iris.clear();
+    wake_.notify_all();
+  }
+
+  // Drops every answer and question (the store changed under them), then asks for `iris`.
+  void Forget(std::vector<std::string>& iris) {
+    {
+      const std::lock_guard lock(mutex_);
+      ++generation_;
+      pending_.clear();
+      in_flight_.clear();
+      answers_.clear();
+      failure_.reset();
+    }
+    Ask(iris);
+  }
+
+  Result<KnownChildren> Take(const std::string& iri) {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (auto found = answers_.find(iri); found != answers_.end()) {
+        KnownChildren known = std::move(found->second);
+        answers_.erase(found);  // the same folder queued again asks again
+        return known;
+      }
+      if (failure_) {
+        Error error = std::move(*failure_);
+        failure_.reset();
+        return error;
+      }
+      if (!in_flight_.contains(iri) && std::find(pending_.begin(), pending_.end(), iri) == pending_.end()) {
+        pending_.push_front(iri);  // not asked (queued before a Forget, or asked and taken)
+      }
+      if (thread_store_) {
+        wake_.notify_all();
+        answered_.wait(lock);
+        continue;
+      }
+      std::vector<std::string> batch = TakeBatch();
+      lock.unlock();
+      auto children = store_.Children(batch);
+      lock.lock();
+      Answer(batch, std::move(children));
+    }
+  }
+
+ private:
+  // Under the lock: the next query's folders, moved from pending_ to in_flight_.
+  std::vector<std::string> TakeBatch() {
+    std::vector<std::string> batch;
+    while (!pending_.empty() && batch.size() < kFoldersPerQuery) {
+      std::string iri = std::move(pending_.front());
+      pending_.pop_front();
+      if (answers_.contains(iri) || !in_flight_.insert(iri).second) continue;
+      batch.push_back(std::move(iri));
+    }
+    return batch;
+  }
+
+  // Under the lock.
+  void Answer(const std::vector<std::string>& batch,
+              Result<std::unordered_map<std::string, KnownChildren>> children) {
+    for (const std::string& iri : batch) in_flight_.erase(iri);
+    if (!children) {
+      failure_ = std::move(children).error();
+      return;
+    }
+    for (auto& [iri, known] : *children) answers_.insert_or_assign(iri, std::move(known));
+  }
+
+  void Run() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+      if (stopping_) return;
+      std::vector<std::string> batch = TakeBatch();
+      if (batch.empty()) continue;
+      const uint64_t generation = generation_;
+      lock.unlock();
+      auto children = thread_store_->Children(batch);
+      lock.lock();
+      if (generation == generation_) Answer(batch, std::move(children));
+      answered_.notify_all();
+    }
+  }
+
+  IndexStore& store_;
+  IndexStore* const thread_store_;
+  std::mutex mutex_;
+  std::condition_variable wake_;      // the thread: something to ask, or stop
+  std::condition_variable answered_;  // Take(): an answer arrived
+  std::deque<std::string> pending_;
+  std::unordered_set<std::string> in_flight_;
+  std::unordered_map<std::string, KnownChildren> answers_;
+  std::optional<Error> failure_;
+  uint64_t generation_ = 0;
+  bool stopping_ = false;
+  std::thread thread_;  // last: started once the members it uses exist
+};
+
 bool IsValidUtf8(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
@@ -64,8 +195,22 @@ bool IsValidUtf8(std::string_view text) {
 }
 
 Crawler::Crawler(FileSystem& file_system, IndexStore& store, UpdateBatcher& batcher,
-                 const IgnoreRules& rules, MimeDetector& mime)
-    : file_system_(file_system), store_(store), batcher_(batcher), rules_(rules), mime_(mime) {}
+                 const IgnoreRules& rules, MimeDetector& mime, IndexStore* ahead)
+    : file_system_(file_system),
+      store_(store),
+      batcher_(batcher),
+      rules_(rules),
+      mime_(mime),
+      asker_(std::make_unique<Asker>(store, ahead)) {}
+
+Crawler::~Crawler() = default;
+
+void Crawler::ForgetKnown() {
+  std::vector<std::string> none;
+  asker_->Forget(none);
+  // Asked again at the next Step(), not now: the caller's own writes are not flushed yet.
+  reask_ = true;
+}
 
 Result<void> Crawler::AddRoot(const IndexRoot& root) {
   const std::string path = root.path.string();
@@ -88,25 +233,37 @@ Result<void> Crawler::AddRoot(const IndexRoot& root) {
                           entry->size, entry->mtime_us, entry->created_us, "", ""};
     QUARRY_TRY(batcher_.Add(UpdateResource(facts)));
   }
+  if (!item.is_new) to_ask_.push_back(item.iri);
   queue_.push_back(std::move(item));
+  asker_->Ask(to_ask_);
   return Ok();
 }
 
 void Crawler::AddFolder(std::string path, std::string iri, bool recursive, bool is_new) {
   std::string uri = FileUri(path);
+  if (!is_new) to_ask_.push_back(iri);
   queue_.push_back(Item{nullptr, std::move(path), std::move(uri), std::move(iri), is_new, recursive, nullptr});
+  asker_->Ask(to_ask_);
 }
 
 Result<bool> Crawler::Step() {
   if (queue_.empty()) return false;
+  if (reask_) {
+    reask_ = false;
+    for (const Item& queued : queue_) {
+      if (!queued.is_new) to_ask_.push_back(queued.iri);
+    }
+    asker_->Ask(to_ask_);
+  }
   Item item = std::move(queue_.front());
   queue_.pop_front();
   if (item.folder) --open_folders_;
   current_ = item.path;
   auto processed = Process(item);
+  asker_->Ask(to_ask_);  // the known folders it queued (before its writes are flushed)
   if (queue_.empty()) {
     visited_.clear();  // the next crawl may see the same folders again
-    known_ahead_.clear();
+    ForgetKnown();     // answers for folders that were skipped
   }
   if (!processed) return std::move(processed).error();
   return true;
@@ -152,27 +309,14 @@ Result<void> Crawler::Process(Item& item) {
   return Write(item, changes);
 }
 
-// The item's known children: asked ahead with the queued folders behind it, or now together
-// with them.
+// The item's known children, asked ahead (or now, with the folders queued behind it).
 Result<KnownChildren> Crawler::Known(const Item& item) {
-  auto found = known_ahead_.find(item.iri);
-  if (found == known_ahead_.end()) {
-    std::vector<std::string> folders{item.iri};
-    for (const Item& queued : queue_) {
-      if (folders.size() >= kFoldersPerQuery) break;
-      if (!queued.is_new && !known_ahead_.contains(queued.iri)) folders.push_back(queued.iri);
-    }
-    QUARRY_ASSIGN_OR_RETURN(auto children, store_.Children(folders));
-    for (auto& [iri, known] : children) known_ahead_.insert_or_assign(iri, std::move(known));
-    found = known_ahead_.find(item.iri);
-    if (found == known_ahead_.end()) return KnownChildren();
-  }
-  KnownChildren known = std::move(found->second);
-  known_ahead_.erase(found);  // the same folder queued again asks again
+  auto known = asker_->Take(item.iri);
+  if (!known) ForgetKnown();  // the miner retries; ask everything queued again
   return known;
 }
 
-std::vector<DiskChild> Crawler::Listing(Item& item, const std::vector<RawEntry>& entries) {
+std::vector<DiskChild> Crawler::Listing(Item& item, std::vector<RawEntry>& entries) {
   if (rules_.honour_gitignore()) {
     for (const RawEntry& entry : entries) {
       if (entry.name != ".gitignore" || entry.kind != RawKind::kFile) continue;
@@ -183,11 +327,11 @@ std::vector<DiskChild> Crawler::Listing(Item& item, const std::vector<RawEntry>&
   }
   std::vector<DiskChild> disk;
   disk.reserve(entries.size());
-  for (const RawEntry& entry : entries) {
+  for (RawEntry& entry : entries) {
     if (!Admit(item, entry)) continue;
     const EntryKind kind = entry.kind == RawKind::kFolder ? EntryKind::kFolder : EntryKind::kFile;
     if (kind == EntryKind::kFile) ++stats_.files;
-    disk.push_back({entry.name, kind, entry.mtime_us, entry.size, entry.created_us});
+    disk.push_back({std::move(entry.name), kind, entry.mtime_us, entry.size, entry.created_us});
   }
   return disk;
 }
@@ -249,6 +393,7 @@ Result<void> Crawler::Write(Item& item, const FolderChanges& changes) {
 
 void Crawler::Queue(Item& parent, const DiskChild& child, std::string iri, bool is_new) {
   if (!parent.recursive) return;
+  if (!is_new) to_ask_.push_back(iri);
   Item item{nullptr, JoinPath(parent.path, child.name), ChildUri(parent.uri, child.name),
             std::move(iri), is_new, true, parent.git};
   if (open_folders_ < kMaxOpenFolders) {

@@ -7,11 +7,17 @@
 // are asked for the folder being processed and the known folders queued behind it together,
 // up to kFoldersPerQuery in one query (IndexStore::Children), so a restart costs one query per
 // batch of folders, not one per folder; then DiffFolder against the listing, and the
-// resulting writes queued on the UpdateBatcher. What was asked ahead is valid as long as only
-// the crawler writes: whoever else writes calls ForgetKnown(). A vanished or unreadable folder or file, a
+// resulting writes queued on the UpdateBatcher. Given a second IndexStore (`ahead`: its own
+// connection), a thread of the crawler asks it for the folders queued so far while the crawler
+// lists and stats the current ones, so a restart waits for the store only where the crawl
+// outruns it (one query at a time, each taking every folder queued since the last, up to
+// kFoldersPerQuery). What was asked ahead is valid as long as only the crawler writes: whoever
+// else writes calls ForgetKnown() (answers still on their way are dropped; the queued folders
+// are asked again at the next Step(), once the caller's writes are in). A vanished or unreadable folder or file, a
 // folder reached twice (bind mount loop), a name that is not UTF-8 and a path at PATH_MAX are
 // logged once and skipped; symlinks are never followed.
-// Thread-safety: the miner thread only.
+// Thread-safety: the miner thread only (the asking thread is internal; `ahead` is used by it
+// alone).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +28,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "miner-fs/config.h"
 #include "miner-fs/file_system.h"
@@ -51,8 +58,11 @@ class Crawler {
   using FolderListener =
       std::function<void(const std::string& path, const std::string& iri, bool recursive)>;
 
+  // `ahead` (optional, must outlive the crawler): a second store connection for the asking
+  // thread; null: the known children are asked on the caller's thread when needed.
   Crawler(FileSystem& file_system, IndexStore& store, UpdateBatcher& batcher,
-          const IgnoreRules& rules, MimeDetector& mime);
+          const IgnoreRules& rules, MimeDetector& mime, IndexStore* ahead = nullptr);
+  ~Crawler();
 
   // Queues `root` (its folder resource is looked up or created now).
   Result<void> AddRoot(const IndexRoot& root);
@@ -62,7 +72,7 @@ class Crawler {
   // Processes one folder; false when nothing is queued. An error means the store failed.
   Result<bool> Step();
   // Drops the known children asked ahead (someone else wrote to the store).
-  void ForgetKnown() { known_ahead_.clear(); }
+  void ForgetKnown();
   bool idle() const { return queue_.empty(); }
   size_t queued() const { return queue_.size(); }
   const CrawlStats& stats() const { return stats_; }
@@ -71,6 +81,7 @@ class Crawler {
 
  private:
   struct GitChain;
+  class Asker;
   struct Item {
     std::unique_ptr<Folder> folder;  // opened through the parent's fd; null: open by path
     std::string path;
@@ -83,7 +94,7 @@ class Crawler {
 
   Result<void> Process(Item& item);
   Result<KnownChildren> Known(const Item& item);
-  std::vector<DiskChild> Listing(Item& item, const std::vector<RawEntry>& entries);
+  std::vector<DiskChild> Listing(Item& item, std::vector<RawEntry>& entries);
   bool Admit(const Item& item, const RawEntry& entry);
   Result<void> Write(Item& item, const FolderChanges& changes);
   void Queue(Item& parent, const DiskChild& child, std::string iri, bool is_new);
@@ -95,7 +106,9 @@ class Crawler {
   const IgnoreRules& rules_;
   MimeDetector& mime_;
   std::deque<Item> queue_;
-  std::unordered_map<std::string, KnownChildren> known_ahead_;  // by folder IRI
+  std::unique_ptr<Asker> asker_;         // the known children asked ahead, by folder IRI
+  std::vector<std::string> to_ask_;     // known folders queued by the current Step()
+  bool reask_ = false;                  // ForgetKnown(): ask for the queued folders again
   std::set<std::pair<uint64_t, uint64_t>> visited_;
   std::unordered_set<std::string> logged_;
   size_t open_folders_ = 0;

@@ -63,7 +63,8 @@ Miner::Miner(MinerOptions options, IndexStore& store, FileSystem& file_system,
       coalescer_(options_.config.quiet_period),
       wake_fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
   rules_ = std::make_unique<IgnoreRules>(options_.config);
-  crawler_ = std::make_unique<Crawler>(file_system_, store_, batcher_, *rules_, mime_);
+  crawler_ = std::make_unique<Crawler>(file_system_, store_, batcher_, *rules_, mime_,
+                                       options_.ahead_store);
   crawler_->SetFolderListener([this](const std::string& path, const std::string& iri, bool recursive) {
     OnFolder(path, iri, recursive);
   });
@@ -109,6 +110,9 @@ void Miner::StartFullCrawl() {
   crawl_started_ = Clock::now();
   crawled_folders_at_start_ = crawler_->stats().folders;
   crawler_->ForgetKnown();
+  // Crawling is said before the crawl's first write is visible: a client that sees a change
+  // land must not then read the Idle (and the counts) of before the crawl.
+  PublishStatus();
 }
 
 Result<void> Miner::Run(int stop_fd) {

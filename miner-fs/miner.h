@@ -42,6 +42,9 @@ struct MinerOptions {
   bool exit_when_idle = false;
   // org.quarry.Extract1; null: the URIs stay in PendingExtraction (bounded).
   ExtractSink* extract_sink = nullptr;
+  // A second store connection the crawler asks ahead on, from a thread of its own (Crawler);
+  // null: the crawl asks on the miner's thread.
+  IndexStore* ahead_store = nullptr;
 };
 
 class Miner {

@@ -15,10 +15,6 @@
 namespace quarry::miner {
 namespace {
 
-struct DirCloser {
-  void operator()(DIR* dir) const noexcept { ::closedir(dir); }
-};
-
 int64_t Micros(const statx_timestamp& time) {
   return static_cast<int64_t>(time.tv_sec) * 1000000 + time.tv_nsec / 1000;
 }
@@ -32,7 +28,8 @@ Error SystemError(int error, std::string_view what, std::string_view name) {
 RawEntry StatAt(int folder_fd, const char* name, std::string entry_name) {
   RawEntry entry{std::move(entry_name)};
   struct statx info {};
-  if (::statx(folder_fd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+  // Only the fields used; AT_STATX_DONT_SYNC: a network file system answers from its cache.
+  if (::statx(folder_fd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_STATX_DONT_SYNC,
               STATX_TYPE | STATX_SIZE | STATX_MTIME | STATX_BTIME, &info) != 0) {
     entry.error = errno;
     return entry;
@@ -64,23 +61,24 @@ class PosixFolder final : public Folder {
   FolderId id() const override { return id_; }
 
   Result<std::vector<RawEntry>> List() override {
-    // fdopendir takes the fd it is given; a dup keeps ours for the statx calls and openat.
-    const int listing_fd = ::openat(fd_.get(), ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (listing_fd < 0) return SystemError(errno, "cannot list folder", ".");
-    std::unique_ptr<DIR, DirCloser> dir(::fdopendir(listing_fd));
-    if (!dir) {
-      const int error = errno;
-      ::close(listing_fd);
-      return SystemError(error, "cannot list folder", ".");
-    }
+    // getdents64 on our own fd (rewound first: List may be called again), no fdopendir and
+    // its dup per folder.
+    if (::lseek(fd_.get(), 0, SEEK_SET) < 0) return SystemError(errno, "cannot list folder", ".");
+    alignas(8) char buffer[32 * 1024];
     std::vector<RawEntry> entries;
-    errno = 0;
-    while (const dirent* item = ::readdir(dir.get())) {
-      const std::string_view name = item->d_name;
-      if (name == "." || name == "..") continue;
-      entries.push_back(StatAt(fd_.get(), item->d_name, std::string(name)));
+    for (;;) {
+      const ssize_t got = ::getdents64(fd_.get(), buffer, sizeof(buffer));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return SystemError(errno, "cannot list folder", ".");
+      if (got == 0) break;
+      for (ssize_t offset = 0; offset < got;) {
+        const auto* item = reinterpret_cast<const dirent64*>(buffer + offset);
+        offset += item->d_reclen;
+        const std::string_view name = item->d_name;
+        if (name == "." || name == "..") continue;
+        entries.push_back(StatAt(fd_.get(), item->d_name, std::string(name)));
+      }
     }
-    if (errno != 0) return SystemError(errno, "cannot list folder", ".");
     return entries;
   }
 

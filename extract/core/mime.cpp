@@ -1,11 +1,8 @@
-// libmagic behind one RAII handle per thread: magic_load() costs about a millisecond, too much
-// to repeat for each of thousands of files, and a magic_t must not be shared across threads.
-// Before it, a signature check: when the extension names a format with an unmistakable
-// signature at offset 0 and the first bytes carry it, that is the answer, without libmagic
-// (loading its 8 MB database and the first query cost ~3 ms of a one-shot process). libmagic
-// itself (and its libbz2) is loaded with dlopen on first use, so such a process never maps it.
-// Text formats whose first 4 KiB are clean text are typed by extension too (SniffTextType):
-// libmagic's text rules cost ~1.4 ms a file and would end at the same type.
+// shared-mime-info's globs first (mime.h); libmagic only when the name does not decide, behind
+// one RAII handle per thread: magic_load() costs about a millisecond, too much to repeat for
+// each of thousands of files, and a magic_t must not be shared across threads. libmagic itself
+// (and its libbz2) is loaded with dlopen on first use, so a process whose files all have a
+// telling name never maps it (its text rules cost ~1.4 ms a file).
 #include "extract/core/mime.h"
 
 #include <dlfcn.h>
@@ -13,8 +10,14 @@
 #include <magic.h>
 #include <unistd.h>
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 
 #include "extract/core/dl_symbol.h"
@@ -77,6 +80,7 @@ Result<magic_t> ThreadMagic() {
   return handle.get();
 }
 
+// Without shared-mime-info: the extension's type where libmagic is vague (GuessMimeType).
 struct ExtensionMime {
   std::string_view extension;
   std::string_view mime_type;
@@ -122,43 +126,52 @@ bool ExtensionRefines(std::string_view detected, std::string_view by_extension) 
   return false;
 }
 
-// Extensions whose format starts with a fixed signature, and the type libmagic gives such a
-// file (tests/extract/core_test.cpp checks both agree on the whole corpus, hostile set included).
-struct Signature {
-  std::string_view extension;
-  std::string_view magic;
-  std::string_view mime_type;
-};
-constexpr Signature kSignatures[] = {
-    {"pdf", "%PDF-", "application/pdf"},
-    {"flac", "fLaC", "audio/flac"},
-    {"png", "\x89PNG\r\n\x1a\n", "image/png"},
-    {"jpg", "\xff\xd8\xff", "image/jpeg"},
-    {"jpeg", "\xff\xd8\xff", "image/jpeg"},
-    {"mp3", "ID3", "audio/mpeg"},
-};
+std::string_view MimeTypeForExtension(std::string_view lower_extension) {
+  for (const ExtensionMime& entry : kExtensionMimes) {
+    if (entry.extension == lower_extension) return entry.mime_type;
+  }
+  return {};
+}
 
-// Text formats the extension decides when the content is clean text. libmagic's answer for
-// such a file is text/plain, octet-stream (a NUL or control byte after the bytes it checks for
-// encoding) or the format itself (text/csv, application/json), all of which end as the
-// extension's type, unless libmagic recognises something specific (HTML, XML, a script, PDF):
-// a head starting like that goes to libmagic. libmagic runs its text rules (regular
-// expressions over the first 8 KiB) on every text file: ~1.4 ms a .txt or .md, the largest
-// part of a worker's CPU per file on a mixed tree (bench/index/README.md "after indexcpu").
-// HTML only when the page opens with <!DOCTYPE html or <html (case-insensitive).
-struct TextFormat {
-  std::string_view extension;
-  std::string_view mime_type;
+Result<std::string> LibmagicTypeImpl(int fd, std::string_view path) {
+  QUARRY_ASSIGN_OR_RETURN(magic_t magic, ThreadMagic());
+  // magic_descriptor() reads from the current offset and moves it; start at 0 and put it back.
+  if (lseek(fd, 0, SEEK_SET) < 0) {
+    return Error(Errc::kIo, fmt::format("{}: cannot seek: not a regular file", path));
+  }
+  const Libmagic& libmagic = LoadLibmagic();
+  const char* detected = libmagic.descriptor(magic, fd);
+  const off_t rewound = lseek(fd, 0, SEEK_SET);
+  if (detected == nullptr || rewound < 0) {
+    const char* reason = libmagic.error(magic);
+    return Error(Errc::kIo, fmt::format("{}: cannot read its type: {}", path,
+                                        reason ? reason : "unknown libmagic error"));
+  }
+  std::string mime_type(detected);
+  // libmagic names an empty file application/x-empty through a descriptor and inode/x-empty
+  // through a path; keep the shared-mime-info name.
+  if (mime_type == "application/x-empty") mime_type = "inode/x-empty";
+  return mime_type;
+}
+
+// libmagic names that shared-mime-info's aliases do not know, and their canonical names.
+struct Rename {
+  std::string_view libmagic;
+  std::string_view shared_mime_info;
 };
-constexpr TextFormat kTextFormats[] = {
-    {"txt", "text/plain"},       {"md", "text/markdown"}, {"markdown", "text/markdown"},
-    {"csv", "text/csv"},         {"json", "application/json"},
-    {"html", "text/html"},       {"htm", "text/html"},
+constexpr Rename kLibmagicNames[] = {
+    {"application/x-empty", "application/x-zerosize"},
+    {"inode/x-empty", "application/x-zerosize"},
+    {"text/x-c++", "text/x-c++src"},
+    {"text/x-script.python", "text/x-python3"},
+    {"text/x-shellscript", "application/x-shellscript"},
+    {"application/x-bytecode.python", "application/x-python-bytecode"},
+    {"application/x-dosexec", "application/x-ms-dos-executable"},
+    {"application/x-pie-executable", "application/x-executable"},
+    {"text/x-ruby", "application/x-ruby"},
+    {"text/x-php", "application/x-php"},
+    {"text/x-msdos-batch", "application/x-bat"},
 };
-// Starts (after blanks and a UTF-8 byte order mark) that libmagic may turn into a specific
-// type: markup, a #! script, PostScript/PDF, RTF, a mail, troff, TeX.
-constexpr std::string_view kSpecificStarts[] = {"<", "#!", "%", "{\\rtf", "From ", "Received:",
-                                                "Return-Path:", ".\\\"", "\\"};
 
 // Whether `head` is UTF-8 text without NUL or control bytes (tab, newline, carriage return,
 // form feed and escape allowed). `truncated`: `head` stops inside the file, so a multi-byte
@@ -192,80 +205,335 @@ bool IsCleanText(std::string_view head, bool truncated) {
   return true;
 }
 
-std::string_view SniffTextType(std::string_view lower_extension, std::string_view head,
-                               bool truncated) {
+// Ogg streams: the codec of the first page's packet (offset 28), as shared-mime-info's magic
+// tells them apart (libmagic says audio/ogg for all).
+struct OggCodec {
+  std::string_view id;
   std::string_view mime_type;
-  for (const TextFormat& format : kTextFormats) {
-    if (format.extension == lower_extension) mime_type = format.mime_type;
+};
+constexpr OggCodec kOggCodecs[] = {
+    {"\x01vorbis", "audio/x-vorbis+ogg"}, {"OpusHead", "audio/x-opus+ogg"},
+    {"\x7f" "FLAC", "audio/x-flac+ogg"},   {"Speex   ", "audio/x-speex+ogg"},
+    {"\x80theora", "video/x-theora+ogg"},
+};
+
+// What the leading bytes alone tell for conflicting globs, before libmagic: an Ogg codec; text
+// when a glob is text (GIO's looks_like_text, which then picks the first text glob: .json,
+// .ts, .m3u); "" otherwise.
+std::string_view QuickSniff(const MimeDatabase& database,
+                            const std::vector<std::string_view>& candidates,
+                            std::string_view head, bool truncated) {
+  if (head.starts_with("OggS") && head.size() > 28) {
+    for (const OggCodec& codec : kOggCodecs) {
+      if (head.substr(28).starts_with(codec.id)) return codec.mime_type;
+    }
   }
-  if (mime_type.empty() || head.empty() || !IsCleanText(head, truncated)) return {};
-  std::string_view start = head;
-  if (start.starts_with("\xEF\xBB\xBF")) start.remove_prefix(3);
-  while (!start.empty() && (start.front() == ' ' || start.front() == '\t' ||
-                            start.front() == '\n' || start.front() == '\r' || start.front() == '\f')) {
-    start.remove_prefix(1);
-  }
-  if (start.empty()) return {};  // only blanks: libmagic's call
-  if (mime_type == "text/html") {
-    // HTML is markup: only a page that opens as one (libmagic's text/html rules) is sniffed.
-    const auto opens_with = [&](std::string_view tag) {
-      return start.size() >= tag.size() &&
-             std::equal(tag.begin(), tag.end(), start.begin(), [](char a, char b) {
-               return a == std::tolower(static_cast<unsigned char>(b));
-             });
-    };
-    return opens_with("<!doctype html") || opens_with("<html") ? mime_type : std::string_view();
-  }
-  for (std::string_view specific : kSpecificStarts) {
-    if (start.starts_with(specific)) return {};
-  }
-  // JSON in a .txt or .md is application/json to libmagic; a .json stays JSON either way.
-  if (mime_type != "application/json" && (start.front() == '{' || start.front() == '[')) return {};
-  return mime_type;
+  const bool text_glob = std::any_of(candidates.begin(), candidates.end(), [&](auto type) {
+    return database.IsA(type, "text/plain");
+  });
+  if (text_glob && !head.empty() && IsCleanText(head, truncated)) return "text/plain";
+  return {};
 }
 
-Result<std::string> LibmagicType(int fd, std::string_view path) {
-  QUARRY_ASSIGN_OR_RETURN(magic_t magic, ThreadMagic());
-  // magic_descriptor() reads from the current offset and moves it; start at 0 and put it back.
-  if (lseek(fd, 0, SEEK_SET) < 0) {
-    return Error(Errc::kIo, fmt::format("{}: cannot seek: not a regular file", path));
+// Types GIO's highest-priority magic would name over conflicting globs: anything that is not
+// text (text sniffing is weak evidence next to a name).
+bool SniffOutranksGlobs(const MimeDatabase& database, std::string_view sniffed) {
+  return sniffed != "application/octet-stream" && sniffed != "application/x-zerosize" &&
+         !database.IsA(sniffed, "text/plain");
+}
+
+void AsciiLower(std::string& text) {
+  for (char& c : text) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
-  const Libmagic& libmagic = LoadLibmagic();
-  const char* detected = libmagic.descriptor(magic, fd);
-  const off_t rewound = lseek(fd, 0, SEEK_SET);
-  if (detected == nullptr || rewound < 0) {
-    const char* reason = libmagic.error(magic);
-    return Error(Errc::kIo, fmt::format("{}: cannot read its type: {}", path,
-                                        reason ? reason : "unknown libmagic error"));
+}
+
+std::string_view BaseName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool ReadFile(const std::string& path, std::string& text) {
+  std::FILE* file = std::fopen(path.c_str(), "re");
+  if (file == nullptr) return false;
+  char buffer[16384];
+  size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, got);
+  const bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  return !failed;
+}
+
+// Calls `line_fn` for each line of `text` that is neither empty nor a # comment.
+template <typename LineFn>
+void ForEachLine(std::string_view text, LineFn line_fn) {
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty() && line.front() != '#') line_fn(line);
   }
-  std::string mime_type(detected);
-  // libmagic names an empty file application/x-empty through a descriptor and inode/x-empty
-  // through a path; keep the shared-mime-info name.
-  if (mime_type == "application/x-empty") mime_type = "inode/x-empty";
-  return mime_type;
+}
+
+std::vector<std::string_view> BestOf(const std::vector<std::string_view>& types,
+                                     const std::vector<int>& weights) {
+  int best = 0;
+  for (int weight : weights) best = std::max(best, weight);
+  std::vector<std::string_view> chosen;
+  for (size_t i = 0; i < types.size(); ++i) {
+    if (weights[i] == best && std::find(chosen.begin(), chosen.end(), types[i]) == chosen.end()) {
+      chosen.push_back(types[i]);
+    }
+  }
+  return chosen;
 }
 
 }  // namespace
 
+Result<std::string> LibmagicMimeType(int fd, std::string_view path) {
+  return LibmagicTypeImpl(fd, path);
+}
+
+Result<MimeDatabase> MimeDatabase::Load(const std::string& mime_dir) {
+  MimeDatabase database;
+  const std::string globs_path = mime_dir + "/globs2";
+  std::string text;
+  if (!ReadFile(globs_path, text)) {
+    return Error(Errc::kNotFound, fmt::format("{}: cannot read: {}", globs_path,
+                                              std::strerror(errno ? errno : ENOENT)));
+  }
+  // weight:type:glob[:flags[,flag...]]
+  ForEachLine(text, [&](std::string_view line) {
+    const size_t first = line.find(':');
+    const size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
+    if (second == std::string_view::npos) return;
+    int weight = 0;
+    for (char c : line.substr(0, first)) {
+      if (c < '0' || c > '9') return;
+      weight = weight * 10 + (c - '0');
+    }
+    const std::string_view type = line.substr(first + 1, second - first - 1);
+    std::string_view glob = line.substr(second + 1);
+    bool case_sensitive = false;
+    if (const size_t flags = glob.find(':'); flags != std::string_view::npos) {
+      case_sensitive = glob.substr(flags + 1).find("cs") != std::string_view::npos;
+      glob = glob.substr(0, flags);
+    }
+    if (type.empty() || glob.empty()) return;
+    database.AddGlob(weight, type, glob, case_sensitive);
+  });
+  if (database.globs_ == 0) {
+    return Error(Errc::kInvalidArgument, fmt::format("{}: no globs in it", globs_path));
+  }
+  text.clear();
+  if (ReadFile(mime_dir + "/aliases", text)) {
+    ForEachLine(text, [&](std::string_view line) {
+      const size_t space = line.find(' ');
+      if (space == std::string_view::npos) return;
+      database.aliases_.emplace(std::string(line.substr(0, space)),
+                                std::string(line.substr(space + 1)));
+    });
+  }
+  text.clear();
+  if (ReadFile(mime_dir + "/subclasses", text)) {
+    ForEachLine(text, [&](std::string_view line) {
+      const size_t space = line.find(' ');
+      if (space == std::string_view::npos) return;
+      database.parents_.emplace(std::string(line.substr(0, space)),
+                                std::string(line.substr(space + 1)));
+    });
+  }
+  return database;
+}
+
+void MimeDatabase::AddGlob(int weight, std::string_view type, std::string_view glob,
+                           bool case_sensitive) {
+  ++globs_;
+  std::string key(glob);
+  if (!case_sensitive) AsciiLower(key);
+  const bool has_wildcard = key.find_first_of("*?[") != std::string::npos;
+  if (!has_wildcard) {
+    (case_sensitive ? literal_cs_ : literal_)[key].push_back({std::string(type), weight});
+    return;
+  }
+  // "*<literal>": a suffix, looked up by hash ("*.tar.gz" -> ".tar.gz").
+  if (key.size() > 1 && key[0] == '*' && key.find_first_of("*?[", 1) == std::string::npos) {
+    key.erase(0, 1);
+    (case_sensitive ? suffix_cs_starts_ : suffix_starts_)[static_cast<unsigned char>(key[0])] =
+        true;
+    (case_sensitive ? suffix_cs_ : suffix_)[key].push_back({std::string(type), weight});
+    return;
+  }
+  complex_.push_back({std::move(key), std::string(type), weight, case_sensitive});
+}
+
+const std::vector<MimeDatabase::Match>* MimeDatabase::LongestSuffix(const Table& table,
+                                                                    const bool (&starts)[256],
+                                                                    std::string_view name) {
+  if (table.empty()) return nullptr;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (!starts[static_cast<unsigned char>(name[i])]) continue;
+    const auto found = table.find(name.substr(i));
+    if (found != table.end()) return &found->second;
+  }
+  return nullptr;
+}
+
+std::vector<std::string_view> MimeDatabase::MatchName(std::string_view path) const {
+  const std::string_view name = BaseName(path);
+  std::vector<std::string_view> types;
+  std::vector<int> weights;
+  if (name.empty() || globs_ == 0) return types;
+  const auto take = [&](const std::vector<Match>& matches) {
+    for (const Match& match : matches) {
+      types.push_back(match.type);
+      weights.push_back(match.weight);
+    }
+  };
+  std::string lower(name);
+  AsciiLower(lower);
+  // Literal names, then the longest suffix (case-sensitive globs first), then the patterns.
+  if (const auto found = literal_cs_.find(name); found != literal_cs_.end()) take(found->second);
+  if (const auto found = literal_.find(lower); found != literal_.end()) take(found->second);
+  if (types.empty()) {
+    if (const auto* matches = LongestSuffix(suffix_cs_, suffix_cs_starts_, name)) {
+      take(*matches);
+    } else if (const auto* lower_matches = LongestSuffix(suffix_, suffix_starts_, lower)) {
+      take(*lower_matches);
+    }
+  }
+  if (types.empty()) {
+    const std::string exact(name);
+    for (const Pattern& pattern : complex_) {
+      const std::string& subject = pattern.case_sensitive ? exact : lower;
+      if (fnmatch(pattern.pattern.c_str(), subject.c_str(), 0) == 0) {
+        types.push_back(pattern.type);
+        weights.push_back(pattern.weight);
+      }
+    }
+  }
+  return BestOf(types, weights);
+}
+
+std::string_view MimeDatabase::Canonical(std::string_view type) const {
+  for (const Rename& rename : kLibmagicNames) {
+    if (rename.libmagic == type) type = rename.shared_mime_info;
+  }
+  const auto found = aliases_.find(type);
+  return found == aliases_.end() ? type : std::string_view(found->second);
+}
+
+std::vector<std::string_view> MimeDatabase::Parents(std::string_view type) const {
+  std::vector<std::string_view> parents;
+  const auto [begin, end] = parents_.equal_range(type);
+  for (auto it = begin; it != end; ++it) parents.push_back(it->second);
+  if (parents.empty() && type.starts_with("text/") && type != "text/plain") {
+    parents.push_back("text/plain");
+  }
+  return parents;
+}
+
+bool MimeDatabase::IsA(std::string_view type, std::string_view ancestor) const {
+  if (type == ancestor) return true;
+  if (ancestor == "application/octet-stream") return !type.starts_with("inode/");
+  // A breadth-first walk, bounded: subclasses is a small DAG, but a broken file must not loop.
+  std::vector<std::string_view> frontier{type};
+  for (int depth = 0; depth < 8 && !frontier.empty(); ++depth) {
+    std::vector<std::string_view> next;
+    for (std::string_view current : frontier) {
+      for (std::string_view parent : Parents(current)) {
+        if (parent == ancestor) return true;
+        next.push_back(parent);
+      }
+    }
+    frontier = std::move(next);
+  }
+  return false;
+}
+
+std::string MimeDatabase::Resolve(const std::vector<std::string_view>& candidates,
+                                  std::string_view sniffed) const {
+  const std::string_view content = Canonical(sniffed);
+  if (candidates.empty()) return std::string(content);
+  for (std::string_view candidate : candidates) {
+    if (IsA(candidate, content)) return std::string(candidate);  // the name refines the content
+  }
+  for (std::string_view candidate : candidates) {
+    if (IsA(content, candidate)) return std::string(content);  // the content refines a name
+  }
+  if (SniffOutranksGlobs(*this, content)) return std::string(content);
+  return std::string(candidates.front());
+}
+
+const MimeDatabase& MimeInfo() {
+  static const MimeDatabase database = [] {
+    const char* configured = std::getenv("QUARRY_MIME_DIR");
+    const std::string dir = configured && *configured ? configured : "/usr/share/mime";
+    auto loaded = MimeDatabase::Load(dir);
+    if (!loaded) {
+      fmt::print(stderr,
+                 "quarry: warning: shared-mime-info: {}; MIME types come from libmagic alone\n",
+                 loaded.error().ToString());
+      return MimeDatabase();
+    }
+    return std::move(*loaded);
+  }();
+  return database;
+}
+
+std::string_view MimeTypeFromName(std::string_view path) {
+  const auto types = MimeInfo().MatchName(path);
+  return types.size() == 1 ? types.front() : std::string_view();
+}
+
+Result<std::string> GuessMimeType(const MimeDatabase& database, std::string_view path,
+                                  const MimeSniffer& sniff) {
+  if (database.empty()) {
+    QUARRY_ASSIGN_OR_RETURN(std::string mime_type, sniff({}));
+    if (IsGenericMime(mime_type)) {
+      const std::string_view by_extension = MimeTypeForExtension(LowerExtension(path));
+      if (ExtensionRefines(mime_type, by_extension)) mime_type = by_extension;
+    }
+    return mime_type;
+  }
+  const std::vector<std::string_view> candidates = database.MatchName(path);
+  if (candidates.size() == 1) return std::string(candidates.front());
+  auto sniffed = sniff(candidates);
+  if (!sniffed) {
+    // Unreadable content: the name's first type if it has one (GIO's answer without data).
+    if (!candidates.empty()) return std::string(candidates.front());
+    return std::move(sniffed).error();
+  }
+  return database.Resolve(candidates, *sniffed);
+}
+
+Result<std::string> DetectMimeType(int fd, std::string_view path) {
+  const MimeDatabase& database = MimeInfo();
+  return GuessMimeType(database, path, [&](const std::vector<std::string_view>& candidates) {
+    if (!candidates.empty()) {
+      char head[kMimeHeadBytes];
+      const ssize_t got = pread(fd, head, sizeof head, 0);
+      if (got > 0) {
+        const std::string_view quick =
+            QuickSniff(database, candidates, std::string_view(head, static_cast<size_t>(got)),
+                       static_cast<size_t>(got) == sizeof head);
+        if (!quick.empty()) return Result<std::string>(std::string(quick));
+      }
+    }
+    return LibmagicMimeType(fd, path);
+  });
+}
+
 Result<void> LoadMimeDetection() {
+  (void)MimeInfo();
   const Libmagic& libmagic = LoadLibmagic();
   if (!libmagic.load_error.empty()) return Error(Errc::kUnsupported, libmagic.load_error);
   return {};
 }
 
-std::string_view SniffMimeType(std::string_view lower_extension, std::string_view head,
-                               bool truncated) {
-  for (const Signature& signature : kSignatures) {
-    if (signature.extension == lower_extension && head.starts_with(signature.magic)) {
-      return signature.mime_type;
-    }
-  }
-  return SniffTextType(lower_extension, head, truncated);
-}
-
 std::string LowerExtension(std::string_view path) {
-  const size_t slash = path.rfind('/');
-  const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const std::string_view base = BaseName(path);
   const size_t dot = base.rfind('.');
   if (dot == std::string_view::npos || dot == 0) return {};
   std::string extension(base.substr(dot + 1));
@@ -276,42 +544,8 @@ std::string LowerExtension(std::string_view path) {
 
 bool IsGenericMime(std::string_view mime_type) {
   return mime_type == "application/octet-stream" || mime_type == "text/plain" ||
-         mime_type == "application/zip" || mime_type == "inode/x-empty";
-}
-
-
-std::string_view MimeTypeForExtension(std::string_view lower_extension) {
-  for (const ExtensionMime& entry : kExtensionMimes) {
-    if (entry.extension == lower_extension) return entry.mime_type;
-  }
-  return {};
-}
-
-Result<std::string> DetectMimeType(int fd, std::string_view path) {
-  const std::string extension = LowerExtension(path);
-  char head[kMimeHeadBytes];
-  const ssize_t got = pread(fd, head, sizeof head, 0);
-  if (got > 0) {
-    const std::string_view sniffed =
-        SniffMimeType(extension, std::string_view(head, static_cast<size_t>(got)),
-                      static_cast<size_t>(got) == sizeof head);
-    if (!sniffed.empty()) return std::string(sniffed);
-  }
-  QUARRY_ASSIGN_OR_RETURN(std::string mime_type, LibmagicType(fd, path));
-  if (IsGenericMime(mime_type)) {
-    const std::string_view by_extension = MimeTypeForExtension(extension);
-    if (ExtensionRefines(mime_type, by_extension)) mime_type = by_extension;
-  }
-  return mime_type;
-}
-
-Result<std::string> DetectMimeTypeWithLibmagic(int fd, std::string_view path) {
-  QUARRY_ASSIGN_OR_RETURN(std::string mime_type, LibmagicType(fd, path));
-  if (IsGenericMime(mime_type)) {
-    const std::string_view by_extension = MimeTypeForExtension(LowerExtension(path));
-    if (ExtensionRefines(mime_type, by_extension)) mime_type = by_extension;
-  }
-  return mime_type;
+         mime_type == "application/zip" || mime_type == "inode/x-empty" ||
+         mime_type == "application/x-zerosize";
 }
 
 }  // namespace quarry::extract

@@ -28,7 +28,9 @@ Format FormatOf(std::string_view mime_type, std::string_view path) {
   }
   if (mime_type == "audio/flac" || mime_type == "audio/x-flac") return Format::kFlac;
   if (mime_type == "audio/ogg" || mime_type == "application/ogg" || mime_type == "audio/opus" ||
-      mime_type == "audio/x-vorbis+ogg" || mime_type == "audio/vorbis") {
+      mime_type == "audio/x-vorbis+ogg" || mime_type == "audio/vorbis" ||
+      mime_type == "audio/x-opus+ogg" || mime_type == "audio/x-flac+ogg" ||
+      mime_type == "audio/x-speex+ogg") {
     return Format::kOgg;
   }
   if (mime_type == "audio/mp4" || mime_type == "audio/x-m4a" || mime_type == "audio/m4a") {

@@ -43,7 +43,8 @@ constexpr std::array kExtensionRules = {
     KindRule{"cmake", TextKind::kCode, "CMake"},
 };
 
-// When the extension says nothing, libmagic's type decides.
+// When the extension says nothing, the content's type decides (shared-mime-info's names, and
+// libmagic's for a process without shared-mime-info).
 constexpr std::array kMimeRules = {
     KindRule{"text/markdown", TextKind::kMarkdown, ""},
     KindRule{"text/x-markdown", TextKind::kMarkdown, ""},
@@ -51,6 +52,11 @@ constexpr std::array kMimeRules = {
     KindRule{"application/json", TextKind::kData, ""},
     KindRule{"application/xml", TextKind::kData, ""},
     KindRule{"text/xml", TextKind::kData, ""},
+    KindRule{"text/x-csrc", TextKind::kCode, "C"},
+    KindRule{"text/x-chdr", TextKind::kCode, "C"},
+    KindRule{"text/x-c++src", TextKind::kCode, "C++"},
+    KindRule{"text/x-c++hdr", TextKind::kCode, "C++"},
+    KindRule{"text/x-python3", TextKind::kCode, "Python"},
     KindRule{"text/x-c", TextKind::kCode, "C"},
     KindRule{"text/x-c++", TextKind::kCode, "C++"},
     KindRule{"text/x-script.python", TextKind::kCode, "Python"},

@@ -83,6 +83,12 @@ int Run(MinerOptions options, const std::string& bus_address) {
   std::unique_ptr<quarry::Connection> connection = ConnectStore(bus_address, stop_fd.get());
   if (!connection) return 0;
   ConnectionIndexStore store(*connection);
+  // The crawler's second connection: it asks for the next folders' known children while the
+  // current ones are stat'ed.
+  std::unique_ptr<quarry::Connection> ahead_connection = ConnectStore(bus_address, stop_fd.get());
+  if (!ahead_connection) return 0;
+  ConnectionIndexStore ahead_store(*ahead_connection);
+  options.ahead_store = &ahead_store;
   PosixFileSystem file_system;
   PendingExtraction extraction;
   MinerStatus status;

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
+#include <optional>
 
 #include "store/client/backend.h"
 #include "store/client/bus_link.h"
@@ -86,6 +88,26 @@ class BusReplyPump final : public ReplyPump {
 
 class BusConnection;
 
+// The pipe of an FD-stream query. Both ends stay with the client between queries (PipeReader's
+// recycle): a small query then costs no pipe2(), F_SETPIPE_SZ, O_NONBLOCK or close() (issue 7).
+struct StreamPipe {
+  UniqueFd read;
+  UniqueFd write;
+};
+
+Result<StreamPipe> NewStreamPipe() {
+  int ends[2];
+  if (::pipe2(ends, O_CLOEXEC | O_NONBLOCK) != 0) {
+    return Error(Errc::kIo, fmt::format("cannot create a pipe: {}", std::strerror(errno)));
+  }
+  StreamPipe pipe{UniqueFd(ends[0]), UniqueFd(ends[1])};
+  // A 1 MiB pipe (the unprivileged maximum) instead of 64 KiB: 16x fewer wake-ups of the store's
+  // writer and of the reader on large results (bench/ipc). Best effort: the default size still
+  // works.
+  (void)::fcntl(pipe.write.get(), F_SETPIPE_SZ, 1 << 20);
+  return pipe;
+}
+
 class BusStatement final : public Statement::Impl {
  public:
   BusStatement(BusConnection& connection, std::string sparql)
@@ -160,7 +182,17 @@ class BusConnection final : public Connection::Impl {
   Result<void> CallWithPath(const char* interface, const char* method,
                             const std::filesystem::path& file);
 
+  // The pipe a finished stream gave back (or a new one).
+  Result<StreamPipe> TakePipe() {
+    if (!spare_pipe_->has_value()) return NewStreamPipe();
+    StreamPipe pipe = std::move(**spare_pipe_);
+    spare_pipe_->reset();
+    return pipe;
+  }
+
   BusLink link_;
+  std::shared_ptr<std::optional<StreamPipe>> spare_pipe_ =
+      std::make_shared<std::optional<StreamPipe>>();
   std::weak_ptr<PipeReader> in_flight_;
   QueryTransport transport_ = QueryTransport::kAuto;
   bool fds_unsupported_ = false;  // the bus connection cannot pass descriptors (e.g. TCP)
@@ -177,16 +209,9 @@ Result<Cursor> BusConnection::StreamQuery(std::string_view sparql,
                                           const engine::QueryParameters& parameters,
                                           bool* fd_unsupported) {
   FinishInFlight();
-  int ends[2];
-  if (::pipe2(ends, O_CLOEXEC) != 0) {
-    return Error(Errc::kIo, fmt::format("cannot create a pipe: {}", std::strerror(errno)));
-  }
-  UniqueFd write_end(ends[1]);
-  auto reader = std::make_shared<PipeReader>(UniqueFd(ends[0]));
-  // A 1 MiB pipe (the unprivileged maximum) instead of 64 KiB: 16x fewer wake-ups of the store's
-  // writer and of the reader on large results (bench/ipc). Best effort: the default size still
-  // works.
-  (void)::fcntl(write_end.get(), F_SETPIPE_SZ, 1 << 20);
+  QUARRY_ASSIGN_OR_RETURN(StreamPipe pipe, TakePipe());
+  UniqueFd write_end = std::move(pipe.write);
+  auto reader = std::make_shared<PipeReader>(std::move(pipe.read));
   auto sent = link_.Run([&](sdbus::IProxy& proxy) -> Result<void> {
     try {
       auto call = proxy.createMethodCall(kSteroidsInterface, "Query");
@@ -211,8 +236,16 @@ Result<Cursor> BusConnection::StreamQuery(std::string_view sparql,
                                error.getMessage()));
     }
   });
-  // The message holds its own copy of the write end; the store gets another.
-  write_end.reset();
+  // The message held its own copy of the write end; the store gets another. Ours stays open
+  // with the reader, which gives the pipe back for the next query once its stream is complete.
+  reader->SetRecycle(std::move(write_end),
+                     [spare = std::weak_ptr<std::optional<StreamPipe>>(spare_pipe_)](
+                         UniqueFd read_end, UniqueFd kept_write_end) {
+                       const auto slot = spare.lock();
+                       if (slot && !slot->has_value()) {
+                         *slot = StreamPipe{std::move(read_end), std::move(kept_write_end)};
+                       }
+                     });
   if (!sent) return std::move(sent).error();
   in_flight_ = reader;
   // Compile errors and empty results come as the reply with no row: report them from Query().

@@ -111,33 +111,34 @@ class DirectConnection final : public Connection::Impl {
 
 class DirectStatement final : public Statement::Impl {
  public:
-  DirectStatement(DirectConnection& connection, std::string sparql, sparql::SqlQuery compiled)
+  DirectStatement(DirectConnection& connection, std::string sparql,
+                  engine::Store::Prepared prepared)
       : connection_(connection),
         sparql_(std::move(sparql)),
-        compiled_(std::move(compiled)),
+        prepared_(std::move(prepared)),
         generation_(connection.generation()) {}
   Result<Cursor> Execute() override {
     QUARRY_TRY(connection_.FollowRestore());
     if (generation_ != connection_.generation()) {  // compiled against the old file's schema
-      QUARRY_ASSIGN_OR_RETURN(compiled_, connection_.store().Compile(sparql_));
+      QUARRY_ASSIGN_OR_RETURN(prepared_, connection_.store().Prepare(sparql_));
       generation_ = connection_.generation();
     }
-    QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, connection_.store().Run(compiled_, parameters));
+    QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, connection_.store().Run(prepared_, parameters));
     return connection_.Wrap(std::move(cursor));
   }
 
  private:
   DirectConnection& connection_;
   const std::string sparql_;
-  sparql::SqlQuery compiled_;
+  engine::Store::Prepared prepared_;
   uint64_t generation_;
 };
 
 Result<Statement> DirectConnection::Prepare(std::string_view sparql) {
   QUARRY_TRY(FollowRestore());
-  QUARRY_ASSIGN_OR_RETURN(sparql::SqlQuery compiled, store_->Compile(sparql));
+  QUARRY_ASSIGN_OR_RETURN(engine::Store::Prepared prepared, store_->Prepare(sparql));
   return Statement(std::make_unique<DirectStatement>(*this, std::string(sparql),
-                                                     std::move(compiled)));
+                                                     std::move(prepared)));
 }
 
 }  // namespace

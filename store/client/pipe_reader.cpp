@@ -49,7 +49,9 @@ class ThreadPump final : public ReplyPump {
 
 PipeReader::PipeReader(UniqueFd read_end) : read_end_(std::move(read_end)) {
   const int flags = ::fcntl(read_end_.get(), F_GETFL);
-  if (flags >= 0) (void)::fcntl(read_end_.get(), F_SETFL, flags | O_NONBLOCK);
+  if (flags >= 0 && (flags & O_NONBLOCK) == 0) {
+    (void)::fcntl(read_end_.get(), F_SETFL, flags | O_NONBLOCK);
+  }
 }
 
 PipeReader::PipeReader(UniqueFd read_end, Call call) : PipeReader(std::move(read_end)) {
@@ -57,6 +59,11 @@ PipeReader::PipeReader(UniqueFd read_end, Call call) : PipeReader(std::move(read
 }
 
 PipeReader::~PipeReader() {
+  // Complete: every byte the store wrote was read (it writes all before its success reply).
+  if (recycle_ && read_end_ && replied_ && names_.ok() && pipe_ended_) {
+    recycle_(std::move(read_end_), std::move(write_end_));
+    return;
+  }
   read_end_.reset();  // a store still writing gets EPIPE and replies with an error
   while (pump_ && !replied_) {
     if (!Wait(/*with_pipe=*/false)) break;

@@ -60,6 +60,15 @@ class PipeReader {
   PipeReader& operator=(const PipeReader&) = delete;
 
   void SetPump(std::unique_ptr<ReplyPump> pump) { pump_ = std::move(pump); }
+  // Keeps the pipe for another query: this reader holds `write_end` open, and when it is
+  // destroyed after a complete stream (the success reply in, the pipe read until empty) it hands
+  // both ends to `recycle` instead of closing them. The end of a stream never depends on EOF
+  // (the reply marks it), so an open write end changes nothing for the reading.
+  using Recycle = std::function<void(UniqueFd read_end, UniqueFd write_end)>;
+  void SetRecycle(UniqueFd write_end, Recycle recycle) {
+    write_end_ = std::move(write_end);
+    recycle_ = std::move(recycle);
+  }
   // The reply: the names or the call's error.
   void Deliver(Result<Names> names);
 
@@ -81,6 +90,8 @@ class PipeReader {
   Result<void> WaitForReply();
 
   UniqueFd read_end_;
+  UniqueFd write_end_;  // with recycle_: kept open so the pipe can carry the next stream
+  Recycle recycle_;
   std::unique_ptr<ReplyPump> pump_;  // dropped once the reply is in
   bool replied_ = false;
   Result<Names> names_{Error(Errc::kInternal, "no reply yet")};

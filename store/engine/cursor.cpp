@@ -78,7 +78,17 @@ std::string_view ValueKindName(ValueKind kind) {
 }
 
 Cursor::Cursor(Statement statement, std::vector<sparql::OutputColumn> columns)
-    : statement_(std::move(statement)), columns_(std::move(columns)), scratch_(columns_.size()) {}
+    : Cursor(std::move(statement),
+             std::make_shared<const std::vector<sparql::OutputColumn>>(std::move(columns))) {}
+
+Cursor::Cursor(Statement statement,
+               std::shared_ptr<const std::vector<sparql::OutputColumn>> columns)
+    : statement_(std::move(statement)), columns_(std::move(columns)) {}
+
+std::string& Cursor::Scratch(int column) {
+  if (scratch_.empty()) scratch_.resize(columns_->size());
+  return scratch_[static_cast<size_t>(column)];
+}
 
 Result<bool> Cursor::Next() { return statement_.Step(); }
 
@@ -89,7 +99,7 @@ bool Cursor::IsBound(int column) const {
 ValueKind Cursor::Kind(int column) const {
   const int sql_type = statement_.ColumnType(column);
   if (sql_type == SQLITE_NULL) return ValueKind::kUnbound;
-  const sparql::OutputColumn& output = columns_[column];
+  const sparql::OutputColumn& output = (*columns_)[column];
   if (sql_type == SQLITE_BLOB) return ValueKind::kLangString;
   switch (output.kind) {
     case ColumnKind::kResource: {
@@ -114,11 +124,10 @@ ValueKind Cursor::Kind(int column) const {
 
 std::string_view Cursor::GetString(int column) {
   const ValueKind kind = Kind(column);
-  if (columns_[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
+  if ((*columns_)[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
       kind != ValueKind::kLangString) {
     return TermLexical(statement_.ColumnText(column));
   }
-  std::string& scratch = scratch_[column];
   switch (kind) {
     case ValueKind::kUnbound:
       return {};
@@ -128,18 +137,15 @@ std::string_view Cursor::GetString(int column) {
       return nul == std::string_view::npos ? bytes : bytes.substr(0, nul);
     }
     case ValueKind::kDateTime:
-      scratch = DecodeDateTime(statement_.ColumnText(column));
-      return scratch;
+      return Scratch(column) = DecodeDateTime(statement_.ColumnText(column));
     case ValueKind::kBoolean:
       return GetInteger(column) ? "true" : "false";
     case ValueKind::kInteger:
       if (statement_.ColumnType(column) != SQLITE_INTEGER) break;
-      scratch = std::to_string(statement_.ColumnInt64(column));
-      return scratch;
+      return Scratch(column) = std::to_string(statement_.ColumnInt64(column));
     case ValueKind::kDouble:
       if (statement_.ColumnType(column) != SQLITE_FLOAT && statement_.ColumnType(column) != SQLITE_INTEGER) break;
-      scratch = fmt::format("{}", statement_.ColumnDouble(column));
-      return scratch;
+      return Scratch(column) = fmt::format("{}", statement_.ColumnDouble(column));
     default:
       break;
   }
@@ -155,7 +161,7 @@ ValueView Cursor::GetValue(int column) {
     if (nul == std::string_view::npos) return {ValueKind::kLangString, bytes, {}};
     return {ValueKind::kLangString, bytes.substr(0, nul), bytes.substr(nul + 1)};
   }
-  const sparql::OutputColumn& output = columns_[column];
+  const sparql::OutputColumn& output = (*columns_)[column];
   if (sql_type == SQLITE_TEXT) {
     // The common cases read straight: stored text that is its own lexical form.
     if (output.kind == ColumnKind::kResource) {
@@ -171,7 +177,7 @@ ValueView Cursor::GetValue(int column) {
 
 std::string Cursor::GetDatatype(int column) {
   const ValueKind kind = Kind(column);
-  if (columns_[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
+  if ((*columns_)[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
       kind != ValueKind::kLangString) {
     const std::string_view text = statement_.ColumnText(column);
     if (text.substr(0, 1) == "S") return Xsd("string");
@@ -180,7 +186,7 @@ std::string Cursor::GetDatatype(int column) {
   }
   switch (kind) {
     case ValueKind::kString:
-      if (columns_[column].kind == ColumnKind::kLiteral && columns_[column].type == ValueType::kDate) {
+      if ((*columns_)[column].kind == ColumnKind::kLiteral && (*columns_)[column].type == ValueType::kDate) {
         return Xsd("date");
       }
       return Xsd("string");
@@ -201,20 +207,20 @@ std::string_view Cursor::GetLanguage(int column) {
 }
 
 int64_t Cursor::GetInteger(int column) const {
-  if (columns_[column].kind != ColumnKind::kTerm) return statement_.ColumnInt64(column);
+  if ((*columns_)[column].kind != ColumnKind::kTerm) return statement_.ColumnInt64(column);
   const std::string lexical(TermLexical(statement_.ColumnText(column)));
   return lexical == "true" ? 1 : std::strtoll(lexical.c_str(), nullptr, 10);
 }
 
 double Cursor::GetDouble(int column) const {
-  if (columns_[column].kind != ColumnKind::kTerm) return statement_.ColumnDouble(column);
+  if ((*columns_)[column].kind != ColumnKind::kTerm) return statement_.ColumnDouble(column);
   return std::strtod(std::string(TermLexical(statement_.ColumnText(column))).c_str(), nullptr);
 }
 
 std::optional<schema::RdfTerm> Cursor::GetTerm(int column) {
   const ValueKind kind = Kind(column);
   const std::string value(GetString(column));
-  if (columns_[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
+  if ((*columns_)[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
       kind != ValueKind::kLangString && kind != ValueKind::kIri && kind != ValueKind::kBlankNode) {
     std::string datatype = GetDatatype(column);
     if (datatype == Xsd("string")) datatype.clear();
@@ -231,7 +237,7 @@ std::optional<schema::RdfTerm> Cursor::GetTerm(int column) {
     case ValueKind::kBoolean: return schema::RdfTerm::Literal(value, Xsd("boolean"));
     case ValueKind::kDateTime: return schema::RdfTerm::Literal(value, Xsd("dateTime"));
     case ValueKind::kString:
-      if (columns_[column].kind == ColumnKind::kLiteral && columns_[column].type == ValueType::kDate) {
+      if ((*columns_)[column].kind == ColumnKind::kLiteral && (*columns_)[column].type == ValueType::kDate) {
         return schema::RdfTerm::Literal(value, Xsd("date"));
       }
       return schema::RdfTerm::Literal(value);

@@ -48,12 +48,15 @@ struct ValueView {
 class Cursor {
  public:
   Cursor(Statement statement, std::vector<sparql::OutputColumn> columns);
+  // Columns shared with the compiled query (no copy of their names per execution: a contact
+  // read has 21 columns, issue 7).
+  Cursor(Statement statement, std::shared_ptr<const std::vector<sparql::OutputColumn>> columns);
 
   // Advances to the next row; false at the end.
   Result<bool> Next();
 
-  int ColumnCount() const { return static_cast<int>(columns_.size()); }
-  const std::string& VariableName(int column) const { return columns_[column].name; }
+  int ColumnCount() const { return static_cast<int>(columns_->size()); }
+  const std::string& VariableName(int column) const { return (*columns_)[column].name; }
 
   ValueKind Kind(int column) const;
   // The lexical form (IRI, literal text, "_:b12"); empty when unbound.
@@ -73,8 +76,11 @@ class Cursor {
   std::optional<schema::RdfTerm> GetTerm(int column);
 
  private:
+  // The scratch buffer of `column`, the buffers made on first use (most reads need none).
+  std::string& Scratch(int column);
+
   Statement statement_;
-  std::vector<sparql::OutputColumn> columns_;
+  std::shared_ptr<const std::vector<sparql::OutputColumn>> columns_;
   std::vector<std::string> scratch_;
 };
 

@@ -209,12 +209,24 @@ Result<TripleSet> Store::QueryGraph(std::string_view sparql, const QueryParamete
                "only CONSTRUCT and DESCRIBE queries return triples; run SELECT and ASK with Query");
 }
 
-Result<Cursor> Store::Run(const sparql::SqlQuery& compiled, const QueryParameters& parameters) {
+Result<Store::Prepared> Store::Prepare(std::string_view sparql) {
+  QUARRY_ASSIGN_OR_RETURN(sparql::SqlQuery compiled, Compile(sparql));
+  return Prepare(std::move(compiled));
+}
+
+Store::Prepared Store::Prepare(sparql::SqlQuery compiled) {
+  BindPlan binds = PlanBinds(compiled);
+  return Prepared{std::make_shared<const sparql::SqlQuery>(std::move(compiled)), std::move(binds)};
+}
+
+Result<Cursor> Store::Run(const Prepared& prepared, const QueryParameters& parameters) {
   // A prepared Statement runs here on every execution: borrow from the StatementCache like
   // Query does, or each run pays sqlite3_prepare again (slower than plain text queries).
+  const sparql::SqlQuery& compiled = *prepared.compiled;
   QUARRY_ASSIGN_OR_RETURN(Statement statement, db_.cache().Borrow(compiled.sql));
-  QUARRY_TRY(BindQuery(statement, compiled, parameters));
-  return Cursor(std::move(statement), compiled.columns);
+  QUARRY_TRY(BindQuery(statement, compiled, prepared.binds, parameters));
+  return Cursor(std::move(statement), std::shared_ptr<const std::vector<sparql::OutputColumn>>(
+                                          prepared.compiled, &compiled.columns));
 }
 
 Result<Cursor> Store::Query(std::string_view sparql, const QueryParameters& parameters) {
@@ -227,7 +239,8 @@ Result<Cursor> Store::Query(std::string_view sparql, const QueryParameters& para
   }
   QUARRY_ASSIGN_OR_RETURN(Statement statement, db_.cache().Borrow(compiled->sql));
   QUARRY_TRY(BindQuery(statement, *compiled, parameters));
-  return Cursor(std::move(statement), compiled->columns);
+  return Cursor(std::move(statement), std::shared_ptr<const std::vector<sparql::OutputColumn>>(
+                                          compiled, &compiled->columns));
 }
 
 Result<std::string> Store::Explain(std::string_view sparql) {

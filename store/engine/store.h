@@ -18,6 +18,7 @@
 #include "store/common/result.h"
 #include "store/engine/committed_changes.h"
 #include "store/engine/cursor.h"
+#include "store/engine/query_executor.h"
 #include "store/engine/sqlite/database.h"
 #include "store/engine/sqlite/lock_file.h"
 #include "store/engine/triple_set.h"
@@ -78,7 +79,16 @@ class Store {
   Result<sparql::Query> Parse(std::string_view sparql);
   // Compiles once (parse + translate), for queries run many times with different `~name`s.
   Result<sparql::SqlQuery> Compile(std::string_view sparql);
-  Result<Cursor> Run(const sparql::SqlQuery& compiled, const QueryParameters& parameters);
+  // A compiled query ready to run many times (Connection::Prepare on the direct backend): its
+  // cursors share its columns, and its binding is planned once (query_executor.h BindPlan).
+  struct Prepared {
+    std::shared_ptr<const sparql::SqlQuery> compiled;
+    BindPlan binds;
+  };
+  Result<Prepared> Prepare(std::string_view sparql);
+  // The same for a query already compiled (Compile, or sparql::TranslateQuery).
+  static Prepared Prepare(sparql::SqlQuery compiled);
+  Result<Cursor> Run(const Prepared& prepared, const QueryParameters& parameters);
   // The compiled form of Query() texts (query_cache.h): hits, misses, size.
   const QueryCache& query_cache() const { return *query_cache_; }
   // The SQL a query compiles to, and SQLite's plan for it.

@@ -20,6 +20,7 @@
 #include "store/common/result.h"
 #include "store/engine/flat_set.h"
 #include "store/engine/sql_value_io.h"
+#include "store/engine/triple_writer_ids.h"
 #include "store/schema/rdf_term.h"
 #include "store/engine/sqlite/database.h"
 #include "store/ontology/ontology.h"
@@ -84,6 +85,9 @@ class TripleWriter {
   // Applies only the buffered UPDATEs of the current subject (errors then belong to it); the
   // bulk buffer of new resources stays, to be written many resources per statement.
   Result<void> FlushPending();
+  // Whether `subject` has rows held in the bulk buffer of new resources, which Flush() writes
+  // and FlushPending() does not: a read of its values needs Flush() first (update_executor.cpp).
+  bool Buffered(int64_t subject) const { return fresh_.count(subject) > 0; }
 
   // Re-indexes full text of the resources touched in this transaction. Call before COMMIT.
   Result<void> Finish();
@@ -124,6 +128,7 @@ class TripleWriter {
                            const ontology::Property& predicate, SqlValue& value,
                            const Object& object, bool replace);
   Result<void> FlushFresh();
+  void RecordFtsSignatures();  // of the fresh buffer's resources (fts_signature_of_)
   // Values of multi-valued properties of resources in the fresh buffer: held with them and
   // written by FlushFresh() after their class rows, many rows per INSERT (issue 7: one statement
   // per value was ~20% of a contacts batch save).
@@ -147,13 +152,26 @@ class TripleWriter {
   std::string fts_delete_sql_;
   std::string fts_insert_sql_;  // ?1: a JSON array of resource IDs
   std::unordered_map<std::string, std::string> fts_insert_by_signature_;  // class IDs -> SQL
+  // The class-ID signature (as InsertFulltextRows reads it from the type table) of resources
+  // whose every type row FlushFresh() wrote in this transaction and which wait for their
+  // full-text row: no type-table read for them at Finish(). Dropped when their types change.
+  std::unordered_map<int64_t, const std::string*> fts_signature_of_;
+  std::unordered_set<std::string> fts_signatures_;  // interned, stable addresses
+  void ForgetFtsSignature(int64_t subject) {
+    if (!fts_signature_of_.empty()) fts_signature_of_.erase(subject);
+  }
+  // A new map, not clear(): clear() zeroes every bucket of the map's largest size, and after a
+  // batch save that was ~1 MB per later one-contact transaction.
+  void ForgetFtsSignatures() {
+    if (!fts_signature_of_.empty()) std::unordered_map<int64_t, const std::string*>().swap(fts_signature_of_);
+  }
 
   // IRI look-ups by string_view: no std::string built per triple.
   struct StringHash {
     using is_transparent = void;
     size_t operator()(std::string_view text) const { return std::hash<std::string_view>()(text); }
   };
-  std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> ids_;  // per transaction
+  IriIdMap<> ids_;  // kept across transactions, bounded (Finish)
   struct TypedKeyHash {
     size_t operator()(const std::pair<int64_t, const ontology::Class*>& key) const {
       return MixBits(static_cast<uint64_t>(key.first) * 0x9e3779b97f4a7c15ULL ^
@@ -161,11 +179,15 @@ class TripleWriter {
     }
   };
   // Flat sets (flat_set.h): a bulk import puts every new resource in them, several times.
-  // (subject, class) pairs known to have a class-table row, per transaction.
+  // (subject, class) pairs known to have a class-table row (not those of resources in the
+  // fresh buffer: HasClassRow asks the buffer first). Kept across transactions, bounded.
   FlatSet<std::pair<int64_t, const ontology::Class*>, TypedKeyHash> typed_;
   FlatSet<int64_t, IdHash> fulltext_touched_;  // per transaction
   // Resources created in this transaction: they have no full-text row to delete yet.
   FlatSet<int64_t, IdHash> created_;
+  // Created resources whose buffered rows FlushFresh() wrote in this transaction: the only
+  // created ones that can have class rows (typed_ does not list buffered resources).
+  FlatSet<int64_t, IdHash> flushed_;
   std::vector<int64_t> fulltext_order_;
   std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> ontology_ids_;  // stable
   std::unordered_map<int64_t, const ontology::Class*> classes_by_id_;

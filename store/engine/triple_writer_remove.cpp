@@ -19,6 +19,7 @@ using schema::Quote;
 
 Result<void> TripleWriter::RemoveType(std::optional<int64_t> graph, int64_t subject,
                                       const Class& cls) {
+  ForgetFtsSignature(subject);
   const schema::PropertyStorage types = names_.TypeStorage();
   const std::string graph_test =
       graph ? fmt::format(" AND {} = ?3", Quote(types.graph_column)) : std::string();
@@ -149,24 +150,36 @@ Result<void> TripleWriter::TouchFulltextRow(int64_t subject) {
 // looks up only the full-text properties those classes can hold (a music piece has 5 of the
 // ontology's 39), and one statement per group keeps FTS5 from flushing per row.
 Result<void> TripleWriter::InsertFulltextRows(const std::vector<int64_t>& subjects) {
-  std::string ids = "[";
-  for (size_t i = 0; i < subjects.size(); ++i) ids += (i ? "," : "") + std::to_string(subjects[i]);
-  ids += ']';
-  const schema::PropertyStorage types = names_.TypeStorage();
-  QUARRY_ASSIGN_OR_RETURN(
-      Statement * select,
-      Cached(db_, fmt::format("SELECT DISTINCT ID, {} FROM {} WHERE ID IN (SELECT value FROM "
-                              "json_each(?1)) ORDER BY ID, {}",
-                              Quote(types.column), Quote(types.table), Quote(types.column))));
-  QUARRY_TRY(select->Bind(1, std::string_view(ids)));
-  std::unordered_map<int64_t, std::string> signature_of;
-  for (;;) {
-    QUARRY_ASSIGN_OR_RETURN(const bool has_row, select->Step());
-    if (!has_row) break;
-    signature_of[select->ColumnInt64(0)] += std::to_string(select->ColumnInt64(1)) + ",";
-  }
+  // Signatures FlushFresh() recorded need no read of the type table.
   std::map<std::string, std::vector<int64_t>> groups;
-  for (const int64_t subject : subjects) groups[signature_of[subject]].push_back(subject);
+  std::vector<int64_t> unknown;
+  for (const int64_t subject : subjects) {
+    const auto known = fts_signature_of_.find(subject);
+    if (known != fts_signature_of_.end()) {
+      groups[*known->second].push_back(subject);
+    } else {
+      unknown.push_back(subject);
+    }
+  }
+  if (!unknown.empty()) {
+    std::string ids = "[";
+    for (size_t i = 0; i < unknown.size(); ++i) ids += (i ? "," : "") + std::to_string(unknown[i]);
+    ids += ']';
+    const schema::PropertyStorage types = names_.TypeStorage();
+    QUARRY_ASSIGN_OR_RETURN(
+        Statement * select,
+        Cached(db_, fmt::format("SELECT DISTINCT ID, {} FROM {} WHERE ID IN (SELECT value FROM "
+                                "json_each(?1)) ORDER BY ID, {}",
+                                Quote(types.column), Quote(types.table), Quote(types.column))));
+    QUARRY_TRY(select->Bind(1, std::string_view(ids)));
+    std::unordered_map<int64_t, std::string> signature_of;
+    for (;;) {
+      QUARRY_ASSIGN_OR_RETURN(const bool has_row, select->Step());
+      if (!has_row) break;
+      signature_of[select->ColumnInt64(0)] += std::to_string(select->ColumnInt64(1)) + ",";
+    }
+    for (const int64_t subject : unknown) groups[signature_of[subject]].push_back(subject);
+  }
   for (const auto& [signature, members] : groups) {
     auto sql = fts_insert_by_signature_.find(signature);
     if (sql == fts_insert_by_signature_.end()) {
@@ -204,7 +217,9 @@ Result<void> TripleWriter::Finish() {
   }
   fulltext_touched_.clear();
   fulltext_order_.clear();
+  ForgetFtsSignatures();
   created_.clear();
+  flushed_.clear();
   fresh_disabled_ = false;
   // Caches stay valid after a commit; bound them so a long-lived writer does not grow forever.
   if (ids_.size() > (1u << 20)) ids_.clear();
@@ -217,6 +232,8 @@ void TripleWriter::RollbackTo(size_t mark) {
   fresh_.clear();
   fresh_order_.clear();
   fresh_multi_.clear();
+  flushed_.clear();
+  ForgetFtsSignatures();  // the rows they describe may be rolled back
   fresh_disabled_ = true;  // typed_ is forgotten below: class rows may exist unknown to it
   for (size_t i = mark; i < fulltext_order_.size(); ++i) fulltext_touched_.erase(fulltext_order_[i]);
   fulltext_order_.resize(mark);
@@ -232,6 +249,8 @@ void TripleWriter::Abandon() {
   fresh_multi_.clear();
   fresh_disabled_ = false;
   created_.clear();
+  flushed_.clear();
+  ForgetFtsSignatures();
   ids_.clear();
   typed_.clear();
   fulltext_touched_.clear();

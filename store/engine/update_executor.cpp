@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "store/engine/query_executor.h"
 #include "store/engine/update_executor_text.h"
@@ -256,6 +259,20 @@ Result<void> UpdateExecutor::DeleteData(const sparql::DeleteData& operation) {
 }
 
 Result<void> UpdateExecutor::Modify(const sparql::Modify& operation) {
+  // `WHERE {}` (or no WHERE): exactly one solution, binding nothing, whatever the dataset, so
+  // the templates apply once as DATA would (a variable of theirs is unbound: its triple is
+  // skipped). Nothing is read, so nothing needs flushing or translating: the miner's and the
+  // extractor's INSERT OR REPLACE { ... } WHERE {} per file cost no SQL query.
+  if (operation.where.elements.empty()) {
+    if (operation.delete_quads) {
+      QUARRY_TRY(ApplyTemplate(*operation.delete_quads, nullptr, false, false, operation.with_iri));
+    }
+    if (operation.insert_quads) {
+      QUARRY_TRY(ApplyTemplate(*operation.insert_quads, nullptr, true, operation.or_replace,
+                               operation.with_iri));
+    }
+    return Ok();
+  }
   std::set<std::string> names;
   if (operation.delete_quads) CollectVariables(*operation.delete_quads, names);
   if (operation.insert_quads) CollectVariables(*operation.insert_quads, names);
@@ -264,7 +281,11 @@ Result<void> UpdateExecutor::Modify(const sparql::Modify& operation) {
       const sparql::SqlQuery query,
       sparql::TranslateSolutions(operation.where, variables, ontology_, operation.with_iri,
                                  quads_ != nullptr, operation.using_clauses));
-  QUARRY_TRY(writer_.Flush());  // earlier operations of the request are visible to WHERE
+  // Earlier operations of the request are visible to WHERE. The bulk buffer of new resources
+  // is written only when WHERE or a template may touch one of them (FlushFresh per operation
+  // would write the extractor's batch a file at a time: its DELETE ... WHERE per file).
+  QUARRY_ASSIGN_OR_RETURN(const bool touches_buffer, MayTouchBuffered(operation));
+  QUARRY_TRY(touches_buffer ? writer_.Flush() : writer_.FlushPending());
   auto solutions = ReadSolutions(db_, query);
   if (!solutions) return std::move(solutions).error().WithContext("WHERE");
   Row row;
@@ -284,6 +305,68 @@ Result<void> UpdateExecutor::Modify(const sparql::Modify& operation) {
     }
   }
   return Ok();
+}
+
+Result<bool> UpdateExecutor::MayTouchBuffered(const sparql::Modify& operation) {
+  // Only when WHERE is triples (and FILTER [NOT] EXISTS of triples) whose subjects are IRIs
+  // not in the buffer and whose predicates are IRIs: then the solutions come from rows of
+  // those subjects (written, or in FlushPending's UPDATEs). The DELETE template's triples must
+  // be of such subjects too, and delete no type (that may delete the resource, and references
+  // to it held in the buffer); the INSERT template must be ground (it then writes as INSERT
+  // DATA does, through the buffer). Anything else (variable subjects, paths, other FILTERs,
+  // OPTIONAL, GRAPH, WITH, USING, open mode) flushes everything, as before.
+  if (quads_ || operation.with_iri || !operation.using_clauses.empty()) return true;
+  std::unordered_set<std::string_view> checked;
+  const auto buffered_subject = [&](const TriplePattern& triple) -> Result<bool> {
+    const auto* subject = std::get_if<sparql::Iri>(&triple.subject);
+    const Term* predicate = std::get_if<Term>(&triple.predicate);
+    if (!subject || !predicate || !std::holds_alternative<sparql::Iri>(*predicate)) return true;
+    if (!checked.insert(subject->iri).second) return false;
+    QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, writer_.FindId(subject->iri));
+    return id && writer_.Buffered(*id);
+  };
+  std::function<Result<bool>(const sparql::GroupGraphPattern&)> pattern_touches =
+      [&](const sparql::GroupGraphPattern& pattern) -> Result<bool> {
+    for (const sparql::PatternElement& element : pattern.elements) {
+      if (const auto* filter = std::get_if<sparql::Filter>(&element.node)) {
+        const auto* exists = std::get_if<sparql::Exists>(&filter->expr.node);
+        if (!exists || !exists->pattern) return true;
+        QUARRY_ASSIGN_OR_RETURN(const bool touches, pattern_touches(*exists->pattern));
+        if (touches) return true;
+        continue;
+      }
+      const auto* block = std::get_if<sparql::TriplesBlock>(&element.node);
+      if (!block) return true;
+      for (const TriplePattern& triple : block->triples) {
+        QUARRY_ASSIGN_OR_RETURN(const bool buffered, buffered_subject(triple));
+        if (buffered) return true;
+      }
+    }
+    return false;
+  };
+  QUARRY_ASSIGN_OR_RETURN(const bool where_touches, pattern_touches(operation.where));
+  if (where_touches) return true;
+  if (operation.delete_quads) {
+    for (const sparql::QuadsBlock& block : *operation.delete_quads) {
+      if (block.graph) return true;
+      for (const TriplePattern& triple : block.triples) {
+        if (IsType(triple)) return true;
+        QUARRY_ASSIGN_OR_RETURN(const bool buffered, buffered_subject(triple));
+        if (buffered) return true;
+      }
+    }
+  }
+  if (operation.insert_quads) {
+    std::set<std::string> variables;
+    CollectVariables(*operation.insert_quads, variables);
+    if (!variables.empty()) return true;
+    for (const sparql::QuadsBlock& block : *operation.insert_quads) {
+      for (const TriplePattern& triple : block.triples) {
+        if (!std::holds_alternative<Term>(triple.predicate)) return true;  // a path
+      }
+    }
+  }
+  return false;
 }
 
 Result<void> UpdateExecutor::DeleteWhere(const sparql::DeleteWhere& operation) {

@@ -50,6 +50,9 @@ class UpdateExecutor {
   Result<void> DeleteData(const sparql::DeleteData& operation);
   Result<void> Modify(const sparql::Modify& operation);
   Result<void> DeleteWhere(const sparql::DeleteWhere& operation);
+  // False when a Modify can run after writer_.FlushPending() alone: its WHERE and templates
+  // cannot see or touch a resource in the writer's bulk buffer (update_executor.cpp).
+  Result<bool> MayTouchBuffered(const sparql::Modify& operation);
   // DELETE WHERE with a variable predicate outside open mode (update_delete_where.cpp): once per
   // property of the ontology, all matched before any is deleted.
   Result<void> DeleteWhereEachProperty(const sparql::DeleteWhere& operation,

@@ -14,22 +14,40 @@
 #include <limits>
 #include <system_error>
 
+#include <sdbus-c++/Error.h>
+
 #include "store/ipc/log.h"
 #include "store/ipc/poll_timeout.h"
 
 namespace quarry::ipc {
 namespace {
 
-// The running loop's eventfd, for WakeEventLoop(); -1 when none runs.
+// The running loop's eventfd and connection, for WakeEventLoop(); -1 / null when none runs.
 std::atomic<int> g_wake_fd{-1};
+std::atomic<sdbus::IConnection*> g_connection{nullptr};
+
+void WriteWake(int fd) {
+  const uint64_t one = 1;
+  (void)!::write(fd, &one, sizeof one);  // a full counter already wakes the loop
+}
 
 }  // namespace
 
 void WakeEventLoop() {
   const int fd = g_wake_fd.load();
   if (fd < 0) return;
-  const uint64_t one = 1;
-  (void)!::write(fd, &one, sizeof one);  // a full counter already wakes the loop
+  // Only when the send left output queued (sd-bus then asks for POLLOUT): a reply that went out
+  // whole changes nothing the loop waits for, and waking it anyway cost every call a context
+  // switch and ~5 system calls on the bus thread (issue 7, store reads). sdbus-c++ locks its
+  // sd_bus calls, so asking from this thread is safe.
+  if (sdbus::IConnection* connection = g_connection.load()) {
+    try {
+      if ((connection->getEventLoopPollData().events & POLLOUT) == 0) return;
+    } catch (const sdbus::Error&) {
+      // A failing connection: let the loop find out.
+    }
+  }
+  WriteWake(fd);
 }
 
 EventLoop::EventLoop(sdbus::IConnection& connection)
@@ -41,14 +59,16 @@ EventLoop::EventLoop(sdbus::IConnection& connection)
 
 void EventLoop::Start() {
   g_wake_fd = wake_fd_.get();
+  g_connection = &connection_;
   thread_ = std::thread([this] { Run(); });
 }
 
 void EventLoop::Stop() {
   if (!thread_.joinable()) return;
   stopping_ = true;
-  WakeEventLoop();
+  WriteWake(wake_fd_.get());
   thread_.join();
+  g_connection = nullptr;
   g_wake_fd = -1;
 }
 

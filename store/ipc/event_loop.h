@@ -53,7 +53,8 @@ class EventLoop {
 };
 
 // Tells the running loop that a message was queued from another thread (a reply, a signal).
-// A no-op when no loop runs.
+// A no-op when no loop runs, and when the message went out whole (nothing waits in sd-bus's
+// output queue, so the loop's poll() already waits for the right events).
 void WakeEventLoop();
 
 }  // namespace quarry::ipc

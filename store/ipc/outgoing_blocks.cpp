@@ -217,7 +217,8 @@ Result<bool> OutgoingBlocks::WriteAvailable(int fd) {
 
 Result<void> MakeNonBlocking(int fd) {
   const int flags = ::fcntl(fd, F_GETFL);
-  if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+  // A client that reuses its pipe (bus_backend.cpp) passes one that is non-blocking already.
+  if (flags < 0 || ((flags & O_NONBLOCK) == 0 && ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)) {
     return Error(Errc::kIo,
                  fmt::format("the result stream descriptor is unusable: {}", std::strerror(errno)));
   }

@@ -1,7 +1,10 @@
 // Queries over the FD stream and over plain D-Bus give the rows direct access gives.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <optional>
+#include <set>
+#include <string>
 
 #include "tests/client/client_fixture.h"
 
@@ -133,6 +136,56 @@ TEST_CASE("Bus queries: a cursor still streaming survives the connection's next 
     REQUIRE(*dropped->Next());
   }
   CHECK(QueryRows(*bus, kEx + "SELECT ?t { <urn:typed> ex:title ?t }", false).size() == 1);
+}
+
+// The pipes this process holds open ("pipe:[inode]" in /proc/self/fd).
+std::set<std::string> OpenPipes() {
+  std::set<std::string> pipes;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code error;
+    const std::string target = std::filesystem::read_symlink(entry.path(), error).string();
+    if (!error && target.starts_with("pipe:")) pipes.insert(target);
+  }
+  return pipes;
+}
+
+TEST_CASE("Bus queries: one pipe carries stream after stream, a cut or failed one is replaced") {
+  StoreFixture store;
+  auto bus = store.Bus(QueryTransport::kFdStream);
+  Populate(*bus);
+  auto direct = store.Direct();
+  const std::string one = kEx + "SELECT ?t { <urn:typed> ex:title ?t }";
+  const std::string all = kEx + "SELECT ?a ?n { ?a a ex:Artist ; ex:name ?n } ORDER BY ?a";
+  const auto expected_one = QueryRows(*direct, one, true);
+  const auto expected_all = QueryRows(*direct, all, true);
+  REQUIRE(expected_all.size() == 10001);
+
+  const std::set<std::string> before = OpenPipes();
+  CHECK(QueryRows(*bus, one, true) == expected_one);
+  const std::set<std::string> kept = OpenPipes();
+  CHECK(kept.size() == before.size() + 1);  // kept (both ends) for the next query
+  // Small and large results, one after the other, through the same pipe.
+  CHECK(QueryRows(*bus, all, true) == expected_all);
+  CHECK(QueryRows(*bus, one, true) == expected_one);
+  CHECK(OpenPipes() == kept);
+
+  // A cursor dropped halfway closes its pipe (the store stops writing); the next query gets a
+  // new pipe and none of the old stream's bytes.
+  {
+    auto dropped = bus->Query(all);
+    REQUIRE(dropped.ok());
+    REQUIRE(*dropped->Next());
+  }
+  CHECK(QueryRows(*bus, one, true) == expected_one);
+  const std::set<std::string> replaced = OpenPipes();
+  CHECK(replaced.size() == kept.size());
+  CHECK(replaced != kept);
+  // A failed query (the store replies with an error) does not hand its pipe on either.
+  auto failed = bus->Query(kEx + "SELECT ?x WHERE { ?x ex:title");
+  CHECK_FALSE(failed.ok());
+  CHECK(QueryRows(*bus, all, true) == expected_all);
+  CHECK(QueryRows(*bus, one, true) == expected_one);
+  CHECK(OpenPipes().size() == kept.size());
 }
 
 TEST_CASE("Bus statements: ~parameters are sent as SPARQL terms") {

@@ -132,7 +132,7 @@ Outcome RunQuery(engine::Store& store, const TestCase& test) {
   if (!expected) return Skip(expected.error().ToString());
   auto compiled = sparql::TranslateQuery(*query, store.ontology(), store.open_mode());
   if (!compiled) return Fail(compiled.error().ToString());
-  auto cursor = store.Run(*compiled, {});
+  auto cursor = store.Run(engine::Store::Prepare(std::move(*compiled)), {});
   if (!cursor) return Fail(cursor.error().ToString());
   auto actual = ReadCursor(*cursor);
   if (!actual) return Fail(actual.error().ToString());

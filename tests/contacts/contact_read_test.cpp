@@ -5,12 +5,17 @@
 // back whole, in the order asked.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
 
 #include "bench/phonebook/contact_generator.h"
 #include "quarry/connection.h"
 #include "quarry/contacts.h"
 #include "store/client/contacts/contact_sparql.h"
 #include "store/client/contacts/contact_statements.h"
+#include "store/common/sparql_quote.h"
 #include "tests/contacts/book_fixture.h"
 #include "tests/support/temp_dir.h"
 
@@ -129,6 +134,119 @@ TEST_CASE("Fetch all reads each field group once, whatever the number of contact
     const auto i = static_cast<uint32_t>(std::stoul(contact.uid.substr(8)));
     CHECK(Canonical(contact) == Canonical(bench::GenerateContact(i)));
   }
+}
+
+// The field groups as they were read before their single-valued fields became property
+// functions (contact_sparql.cpp): one `OPTIONAL { ?x p ?v }` per field. The reference for the
+// test below.
+std::string OptionalContactsQuery(std::string_view selector) {
+  const std::vector<std::pair<std::string_view, std::string_view>> groups = {
+      {"c", "?c a nco:PersonContact ; nco:contactUID ?v1 OPTIONAL { ?c nco:fullname ?v2 } "
+            "OPTIONAL { ?c nco:nameFamily ?v3 } OPTIONAL { ?c nco:nameGiven ?v4 } "
+            "OPTIONAL { ?c nco:nameAdditional ?v5 } OPTIONAL { ?c nco:nameHonorificPrefix ?v6 } "
+            "OPTIONAL { ?c nco:nameHonorificSuffix ?v7 } OPTIONAL { ?c nco:nickname ?v8 } "
+            "OPTIONAL { ?c nco:birthDate ?v9 } OPTIONAL { ?c nco:photo ?v10 }"},
+      {"o", "?c nco:hasAffiliation ?m OPTIONAL { ?m nco:title ?v1 } "
+            "OPTIONAL { ?m nco:role ?v2 } OPTIONAL { ?m nco:department ?v3 }"},
+      {"r", "?c nco:hasAffiliation ?a . ?a nco:org ?m . ?m nco:fullname ?v1"},
+      {"e", "?c nco:hasEmailAddress ?m . ?m nco:emailAddress ?v1 OPTIONAL { ?m qco:mediumTypes ?v2 }"},
+      {"t", "?c nco:hasPhoneNumber ?m . ?m nco:phoneNumber ?v1 OPTIONAL { ?m qco:mediumTypes ?v2 }"},
+      {"a", "?c nco:hasPostalAddress ?m OPTIONAL { ?m nco:pobox ?v1 } "
+            "OPTIONAL { ?m nco:extendedAddress ?v2 } OPTIONAL { ?m nco:streetAddress ?v3 } "
+            "OPTIONAL { ?m nco:locality ?v4 } OPTIONAL { ?m nco:region ?v5 } "
+            "OPTIONAL { ?m nco:postalcode ?v6 } OPTIONAL { ?m nco:country ?v7 } "
+            "OPTIONAL { ?m qco:mediumTypes ?v8 }"},
+      {"i", "?c nco:hasIMAddress ?m . ?m nco:imProtocol ?v1 ; nco:imID ?v2"},
+      {"u", "?c nco:url ?v1"},
+      {"n", "?c nco:note ?v1"},
+      {"g", "?c nao:hasTag ?m . ?m nao:prefLabel ?v1"},
+  };
+  std::vector<std::string> branches;
+  for (const auto& [kind, body] : groups) {
+    branches.push_back(fmt::format("{{ {} {} BIND(tracker:id(?c) AS ?k_{}) }}", selector, body, kind));
+  }
+  return fmt::format(
+      "{}SELECT ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 tracker:id(?c) ?k_c ?k_o ?k_r ?k_e "
+      "?k_t ?k_a ?k_i ?k_u ?k_n ?k_g WHERE {{\n{}\n}}",
+      kSparqlPrefixes, fmt::join(branches, "\nUNION\n"));
+}
+
+TEST_CASE("Single-valued fields read by property functions: the contacts of the OPTIONAL reads") {
+  ReadFixture f(40);
+  // Beside the generated ones: a contact with every field, and one with almost none.
+  Contact full = bench::GenerateContact(1000);
+  full.uid = "full";
+  full.name = {"Family", "Given", "Additional", "Dr.", "Jr."};
+  full.nicknames = {"Nick", "Nack"};
+  full.birthday = "1970-01-02";
+  full.organization = "Org";
+  full.department = "Dept;Unit";
+  full.title = "Title";
+  full.role = "Role";
+  full.addresses = {{"PO 1", "Ext", "Street 1", "Town", "Region", "12345", "Land", {"home"}},
+                    {"", "", "Street 2", "", "", "", "", {}}};
+  full.ims = {{"xmpp", "full@example.org"}};
+  full.urls = {"http://example.org/full"};
+  full.notes = {"a note"};
+  full.photo = "file:///photos/full.jpg";
+  full.categories = {"friends", "work"};
+  Contact sparse;
+  sparse.uid = "sparse";
+  sparse.emails = {{"sparse@example.org", {}}};
+  REQUIRE(f.book->Save({full, sparse}).ok());
+  std::string uids = "VALUES ?uid {";
+  for (uint32_t i = 0; i < 40; ++i) uids += " " + SparqlString(bench::GenerateContact(i).uid);
+  uids += " \"full\" \"sparse\" } ?c nco:contactUID ?uid .";
+  const auto read = [&](const std::string& sparql) {
+    auto cursor = f.connection->Query(sparql);
+    REQUIRE_MESSAGE(cursor.ok(), (cursor ? "" : cursor.error().ToString()));
+    auto rows = ReadContacts(*cursor);
+    REQUIRE_MESSAGE(rows.ok(), (rows ? "" : rows.error().ToString()));
+    std::map<int64_t, Contact> by_id;
+    for (auto& [id, contact] : *rows) by_id.emplace(id, Canonical(std::move(contact)));
+    return by_id;
+  };
+  const auto expected = read(OptionalContactsQuery(uids));
+  const auto actual = read(ContactsQuery(uids));
+  REQUIRE(expected.size() == 42);
+  REQUIRE(actual.size() == expected.size());
+  for (const auto& [id, contact] : expected) {
+    CAPTURE(contact.uid);
+    REQUIRE(actual.count(id) == 1);
+    const Contact& got = actual.at(id);
+    // Field by field, so that a difference names its field.
+    CHECK(got.uid == contact.uid);
+    CHECK(got.full_name == contact.full_name);
+    CHECK(got.name == contact.name);
+    CHECK(got.nicknames == contact.nicknames);
+    CHECK(got.birthday == contact.birthday);
+    CHECK(got.organization == contact.organization);
+    CHECK(got.department == contact.department);
+    CHECK(got.title == contact.title);
+    CHECK(got.role == contact.role);
+    CHECK(got.emails == contact.emails);
+    CHECK(got.phones == contact.phones);
+    CHECK(got.addresses == contact.addresses);
+    CHECK(got.ims == contact.ims);
+    CHECK(got.urls == contact.urls);
+    CHECK(got.notes == contact.notes);
+    CHECK(got.photo == contact.photo);
+    CHECK(got.categories == contact.categories);
+  }
+  // And both are what was saved.
+  for (const Contact& saved : {full, sparse}) {
+    const auto found = std::find_if(actual.begin(), actual.end(),
+                                    [&](const auto& entry) { return entry.second.uid == saved.uid; });
+    REQUIRE(found != actual.end());
+    CHECK(found->second == Canonical(saved));
+  }
+  // The single-valued fields of a joined row are no LEFT JOIN (a search of that row each).
+  auto plan = f.connection->Explain(ContactBook::Statements::ReadUidsText(1));
+  REQUIRE(plan.ok());
+  const std::string sql = plan->substr(0, plan->find("Plan:"));
+  CHECK(sql.find("LEFT JOIN") == std::string::npos);
+  CHECK(sql.find("\"nco:nameFamily\" FROM") == std::string::npos);   // the PersonContact row's
+  CHECK(sql.find("\"nco:streetAddress\" FROM") == std::string::npos);  // the address row's
 }
 
 TEST_CASE("The read of an ID list is a search in every field group, no scan") {

@@ -5,7 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
+#include <mutex>
+#include <optional>
 
 #include <filesystem>
 
@@ -151,6 +155,189 @@ TEST_CASE("Crawler: known children asked ahead are asked again after ForgetKnown
   CHECK(second.crawler.stats().created == 0);
   REQUIRE(second.batcher.Flush().ok());
   CHECK(embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f nfo:fileName \"three.txt\" }") == "1");
+}
+
+// Two threads on one embedded connection (the crawler's and its asking thread), one call at a
+// time. A children query holds back (up to 500 ms, a guard against waiting forever when the
+// crawler needs this very answer) until the crawler has listed another folder, and counts the
+// queries during which it did: proof the crawl went on while a query was in flight.
+class OverlapStore final : public IndexStore {
+ public:
+  explicit OverlapStore(IndexStore& inner) : inner_(inner) {}
+  Result<std::unordered_map<std::string, KnownChildren>> Children(
+      const std::vector<std::string>& folder_iris) override {
+    {
+      std::unique_lock lock(mutex_);
+      ++children_queries;
+      progressed_.notify_all();  // a listing waiting for this query (Listed)
+      const int listed_before = listed_;
+      progressed_.wait_for(lock, std::chrono::milliseconds(500), [&] { return listed_ > listed_before; });
+      if (listed_ > listed_before) ++overlapped;
+      if (fail_next) {
+        fail_next = false;
+        return Error(Errc::kIo, "store went away");
+      }
+    }
+    const std::lock_guard call(call_mutex_);
+    return inner_.Children(folder_iris);
+  }
+  Result<std::optional<KnownChild>> Lookup(const std::string& uri) override {
+    const std::lock_guard call(call_mutex_);
+    return inner_.Lookup(uri);
+  }
+  Result<void> Apply(const std::vector<std::string>& updates) override {
+    const std::lock_guard call(call_mutex_);
+    {
+      const std::lock_guard lock(mutex_);
+      ++transactions;
+    }
+    return inner_.Apply(updates);
+  }
+  Result<void> Ping() override {
+    const std::lock_guard call(call_mutex_);
+    return inner_.Ping();
+  }
+  // The crawler's folder listener: one more folder listed. The first few listings after the
+  // second query also wait (up to 2 s) for the asking thread to start its next query, so that a
+  // loaded machine, where the crawler lists every folder before that thread runs, still shows
+  // the overlap.
+  void Listed() {
+    std::unique_lock lock(mutex_);
+    ++listed_;
+    progressed_.notify_all();
+    if (waits_left_ > 0 && children_queries >= 2) {
+      --waits_left_;
+      const int queries = children_queries;
+      progressed_.wait_for(lock, std::chrono::seconds(2), [&] { return children_queries > queries; });
+    }
+  }
+  int Count(const int& counter) {
+    const std::lock_guard lock(mutex_);
+    return counter;
+  }
+
+  int children_queries = 0;
+  int overlapped = 0;
+  int transactions = 0;
+  bool fail_next = false;
+
+ private:
+  IndexStore& inner_;
+  std::mutex call_mutex_;
+  std::mutex mutex_;
+  std::condition_variable progressed_;
+  int listed_ = 0;
+  int waits_left_ = 3;
+};
+
+// A crawl whose known children are asked by the crawler's own thread through `overlap`.
+struct AheadRun {
+  explicit AheadRun(EmbeddedStore& embedded)
+      : overlap(*embedded.store),
+        rules(DefaultConfig(UserDirs{"/nonexistent", {}})),
+        batcher(overlap, extraction, 1000, std::chrono::milliseconds(60000)),
+        crawler(file_system, overlap, batcher, rules, mime, &overlap) {
+    crawler.SetFolderListener([this](const std::string&, const std::string&, bool) { overlap.Listed(); });
+  }
+
+  // Steps to the end; the number of steps that failed.
+  int Crawl(const std::filesystem::path& root) {
+    REQUIRE(crawler.AddRoot({root, true}).ok());
+    int failures = 0;
+    for (;;) {
+      const auto stepped = crawler.Step();
+      if (!stepped) {
+        ++failures;
+        continue;
+      }
+      if (!*stepped) break;
+    }
+    REQUIRE(batcher.Flush().ok());
+    return failures;
+  }
+
+  OverlapStore overlap;
+  PosixFileSystem file_system;
+  IgnoreRules rules;
+  MimeDetector mime;
+  PendingExtraction extraction;
+  UpdateBatcher batcher;
+  Crawler crawler;
+};
+
+// 1 root, 12 folders below it, 3 below each: 49 folders, 36 files.
+void MakeWideTree(const quarry::testing::TempDir& dir) {
+  for (int i = 0; i < 12; ++i) {
+    for (int k = 0; k < 3; ++k) dir.Write(fmt::format("root/f{}/g{}/x.txt", i, k), "x");
+  }
+}
+
+TEST_CASE("Crawler: asking ahead on its own thread, a restart with nothing changed writes nothing") {
+  EmbeddedStore embedded;
+  MakeWideTree(embedded.dir);
+  {
+    CrawlRun first(embedded);
+    first.Crawl(embedded.dir / "root");
+  }
+  AheadRun second(embedded);
+  CHECK(second.Crawl(embedded.dir / "root") == 0);
+  CHECK(second.overlap.Count(second.overlap.transactions) == 0);
+  CHECK(second.extraction.size() == 0);
+  CHECK(second.crawler.stats().folders == 49);
+  CHECK(second.crawler.stats().files == 36);
+  CHECK(second.crawler.stats().created == 0);
+  CHECK(second.crawler.stats().changed == 0);
+  CHECK(second.crawler.stats().deleted == 0);
+  // Folders were listed while a query was in flight.
+  CHECK(second.overlap.Count(second.overlap.overlapped) >= 1);
+}
+
+TEST_CASE("Crawler: asking ahead on its own thread, changes in folders listed meanwhile are found") {
+  EmbeddedStore embedded;
+  MakeWideTree(embedded.dir);
+  {
+    CrawlRun first(embedded);
+    first.Crawl(embedded.dir / "root");
+  }
+  const std::filesystem::path root = embedded.dir / "root";
+  // Every leaf folder changes, so whichever were listed during a query, each is checked.
+  for (int i = 0; i < 12; ++i) {
+    for (int k = 0; k < 3; ++k) embedded.dir.Write(fmt::format("root/f{}/g{}/x.txt", i, k), "longer");
+  }
+  embedded.dir.Write("root/f11/g2/new.txt", "new");
+  std::filesystem::remove(root / "f7/g1/x.txt");
+  AheadRun second(embedded);
+  CHECK(second.Crawl(root) == 0);
+  // 35 files, and the two folders whose entries changed (f11/g2, f7/g1).
+  CHECK(second.crawler.stats().changed == 37);
+  CHECK(second.crawler.stats().created == 1);
+  CHECK(second.crawler.stats().deleted == 1);
+  CHECK(second.overlap.Count(second.overlap.overlapped) >= 1);
+  CHECK(embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f nfo:fileName \"x.txt\" ; nfo:fileSize 6 }") == "35");
+  CHECK(embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f nfo:fileName \"x.txt\" }") == "35");
+  CHECK(embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f nfo:fileName \"new.txt\" }") == "1");
+}
+
+TEST_CASE("Crawler: a failed query ahead fails one step and is asked again") {
+  EmbeddedStore embedded;
+  MakeWideTree(embedded.dir);
+  {
+    CrawlRun first(embedded);
+    first.Crawl(embedded.dir / "root");
+  }
+  embedded.dir.Write("root/f3/g0/x.txt", "changed");
+  AheadRun second(embedded);
+  second.overlap.fail_next = true;  // the root's query
+  CHECK(second.Crawl(embedded.dir / "root") == 1);
+  // The root's step failed (its item is dropped, as when the miner's store goes away): its
+  // sub-folders were never queued, so this crawl wrote nothing; the next one finds the change.
+  CHECK(second.crawler.stats().folders == 1);
+  CHECK(second.crawler.stats().changed == 0);
+  CHECK(second.Crawl(embedded.dir / "root") == 0);
+  CHECK(second.crawler.stats().folders == 1 + 49);
+  CHECK(second.crawler.stats().changed == 1);
+  CHECK(second.crawler.stats().created == 0);
+  CHECK(second.crawler.stats().deleted == 0);
 }
 
 TEST_CASE("Crawler: changes since the last crawl") {

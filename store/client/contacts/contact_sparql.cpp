@@ -224,40 +224,57 @@ std::string DeleteContactUpdate(std::string_view iri) {
       kSparqlPrefixes, c);
 }
 
+namespace {
+
+// The field groups' patterns, binding ?c and the group's ?v1 … (ContactsQuery and GroupQuery).
+// Single-valued fields are property functions (`BIND(nco:fullname(?c) AS ?v2)`), not
+// `OPTIONAL { ?c nco:fullname ?v2 }`: of a subject whose class row the group joins (`?c a
+// nco:PersonContact`, `?m a nco:PostalAddress`), the function reads that row's column, where each
+// OPTIONAL was a LEFT JOIN searching the same row again (one b-tree search per field: 9 in the
+// contact row, 8 in an address, 3 in an affiliation). Other functions are a correlated
+// sub-query, one search as the LEFT JOIN was. Unbound when the value is absent, as the OPTIONAL.
+// Issue 7: 13 % fewer instructions of SQLite per contact read by UID (callgrind).
+struct Group {
+  int columns;
+  std::string_view body;
+};
+constexpr Group kGroups[kGroupCount] = {
+    {10, "?c a nco:PersonContact ; nco:contactUID ?v1 BIND(nco:fullname(?c) AS ?v2) "
+         "BIND(nco:nameFamily(?c) AS ?v3) BIND(nco:nameGiven(?c) AS ?v4) "
+         "BIND(nco:nameAdditional(?c) AS ?v5) BIND(nco:nameHonorificPrefix(?c) AS ?v6) "
+         "BIND(nco:nameHonorificSuffix(?c) AS ?v7) BIND(nco:nickname(?c) AS ?v8) "
+         "BIND(nco:birthDate(?c) AS ?v9) BIND(nco:photo(?c) AS ?v10)"},
+    {3, "?c nco:hasAffiliation ?m . ?m a nco:Affiliation BIND(nco:title(?m) AS ?v1) "
+        "BIND(nco:role(?m) AS ?v2) BIND(nco:department(?m) AS ?v3)"},
+    // Its own group: inside an OPTIONAL, the two-step path became a scan of every affiliation.
+    {1, "?c nco:hasAffiliation ?a . ?a nco:org ?m . ?m nco:fullname ?v1"},
+    {2, "?c nco:hasEmailAddress ?m . ?m nco:emailAddress ?v1 BIND(qco:mediumTypes(?m) AS ?v2)"},
+    {2, "?c nco:hasPhoneNumber ?m . ?m nco:phoneNumber ?v1 BIND(qco:mediumTypes(?m) AS ?v2)"},
+    {8, "?c nco:hasPostalAddress ?m . ?m a nco:PostalAddress BIND(nco:pobox(?m) AS ?v1) "
+        "BIND(nco:extendedAddress(?m) AS ?v2) BIND(nco:streetAddress(?m) AS ?v3) "
+        "BIND(nco:locality(?m) AS ?v4) BIND(nco:region(?m) AS ?v5) "
+        "BIND(nco:postalcode(?m) AS ?v6) BIND(nco:country(?m) AS ?v7) "
+        "BIND(qco:mediumTypes(?m) AS ?v8)"},
+    {2, "?c nco:hasIMAddress ?m . ?m nco:imProtocol ?v1 ; nco:imID ?v2"},
+    {1, "?c nco:url ?v1"},
+    {1, "?c nco:note ?v1"},
+    {1, "?c nao:hasTag ?m . ?m nao:prefLabel ?v1"},
+};
+constexpr std::string_view kKindNames = "coretaiung";  // the marker of each group: ?k_<kind>
+
+}  // namespace
+
 std::string ContactsQuery(std::string_view selector) {
   // The selector is repeated in every branch: SQLite does not push a join into a UNION ALL,
   // so a selector outside would read every contact's media. A branch marks its rows by binding
   // its own ?k_<kind> variable: the decoder tells the branches apart by which column is bound.
   // The markers and the ID column are integers (tracker:id), not IRIs: an IRI column costs a
   // lookup in Resource per row and marker, most of the work of reading a contact (issue 7).
-  const auto branch = [&](std::string_view kind, std::string_view body) {
-    return fmt::format("{{ {} {} BIND(tracker:id(?c) AS ?k_{}) }}", selector, body, kind);
-  };
-  const std::vector<std::string> branches = {
-      branch("c", "?c a nco:PersonContact ; nco:contactUID ?v1 OPTIONAL { ?c nco:fullname ?v2 } "
-                  "OPTIONAL { ?c nco:nameFamily ?v3 } OPTIONAL { ?c nco:nameGiven ?v4 } "
-                  "OPTIONAL { ?c nco:nameAdditional ?v5 } "
-                  "OPTIONAL { ?c nco:nameHonorificPrefix ?v6 } "
-                  "OPTIONAL { ?c nco:nameHonorificSuffix ?v7 } OPTIONAL { ?c nco:nickname ?v8 } "
-                  "OPTIONAL { ?c nco:birthDate ?v9 } OPTIONAL { ?c nco:photo ?v10 }"),
-      branch("o", "?c nco:hasAffiliation ?m OPTIONAL { ?m nco:title ?v1 } "
-                  "OPTIONAL { ?m nco:role ?v2 } OPTIONAL { ?m nco:department ?v3 }"),
-      // Its own branch: inside an OPTIONAL, the two-step path became a scan of every affiliation.
-      branch("r", "?c nco:hasAffiliation ?a . ?a nco:org ?m . ?m nco:fullname ?v1"),
-      branch("e", "?c nco:hasEmailAddress ?m . ?m nco:emailAddress ?v1 "
-                  "OPTIONAL { ?m qco:mediumTypes ?v2 }"),
-      branch("t", "?c nco:hasPhoneNumber ?m . ?m nco:phoneNumber ?v1 "
-                  "OPTIONAL { ?m qco:mediumTypes ?v2 }"),
-      branch("a", "?c nco:hasPostalAddress ?m OPTIONAL { ?m nco:pobox ?v1 } "
-                  "OPTIONAL { ?m nco:extendedAddress ?v2 } OPTIONAL { ?m nco:streetAddress ?v3 } "
-                  "OPTIONAL { ?m nco:locality ?v4 } OPTIONAL { ?m nco:region ?v5 } "
-                  "OPTIONAL { ?m nco:postalcode ?v6 } OPTIONAL { ?m nco:country ?v7 } "
-                  "OPTIONAL { ?m qco:mediumTypes ?v8 }"),
-      branch("i", "?c nco:hasIMAddress ?m . ?m nco:imProtocol ?v1 ; nco:imID ?v2"),
-      branch("u", "?c nco:url ?v1"),
-      branch("n", "?c nco:note ?v1"),
-      branch("g", "?c nao:hasTag ?m . ?m nao:prefLabel ?v1"),
-  };
+  std::vector<std::string> branches;
+  for (size_t group = 0; group < kGroupCount; ++group) {
+    branches.push_back(fmt::format("{{ {} {} BIND(tracker:id(?c) AS ?k_{}) }}", selector,
+                                   kGroups[group].body, kKindNames[group]));
+  }
   return fmt::format(
       "{}SELECT ?v1 ?v2 ?v3 ?v4 ?v5 ?v6 ?v7 ?v8 ?v9 ?v10 tracker:id(?c) ?k_c ?k_o ?k_r ?k_e "
       "?k_t ?k_a ?k_i ?k_u ?k_n ?k_g WHERE {{\n{}\n}}",
@@ -266,29 +283,6 @@ std::string ContactsQuery(std::string_view selector) {
 
 std::string GroupQuery(size_t group, std::string_view restriction) {
   // The bodies of ContactsQuery's branches, each with its own ?c: one lookup per contact ID.
-  // The organization is its own query: inside an OPTIONAL of the affiliation, the two-step
-  // path is materialized from every affiliation (a SCAN).
-  static constexpr std::pair<int, std::string_view> kGroups[kGroupCount] = {
-      {10, "?c a nco:PersonContact ; nco:contactUID ?v1 OPTIONAL { ?c nco:fullname ?v2 } "
-           "OPTIONAL { ?c nco:nameFamily ?v3 } OPTIONAL { ?c nco:nameGiven ?v4 } "
-           "OPTIONAL { ?c nco:nameAdditional ?v5 } OPTIONAL { ?c nco:nameHonorificPrefix ?v6 } "
-           "OPTIONAL { ?c nco:nameHonorificSuffix ?v7 } OPTIONAL { ?c nco:nickname ?v8 } "
-           "OPTIONAL { ?c nco:birthDate ?v9 } OPTIONAL { ?c nco:photo ?v10 }"},
-      {3, "?c nco:hasAffiliation ?m OPTIONAL { ?m nco:title ?v1 } "
-          "OPTIONAL { ?m nco:role ?v2 } OPTIONAL { ?m nco:department ?v3 }"},
-      {1, "?c nco:hasAffiliation ?a . ?a nco:org ?m . ?m nco:fullname ?v1"},
-      {2, "?c nco:hasEmailAddress ?m . ?m nco:emailAddress ?v1 OPTIONAL { ?m qco:mediumTypes ?v2 }"},
-      {2, "?c nco:hasPhoneNumber ?m . ?m nco:phoneNumber ?v1 OPTIONAL { ?m qco:mediumTypes ?v2 }"},
-      {8, "?c nco:hasPostalAddress ?m OPTIONAL { ?m nco:pobox ?v1 } "
-          "OPTIONAL { ?m nco:extendedAddress ?v2 } OPTIONAL { ?m nco:streetAddress ?v3 } "
-          "OPTIONAL { ?m nco:locality ?v4 } OPTIONAL { ?m nco:region ?v5 } "
-          "OPTIONAL { ?m nco:postalcode ?v6 } OPTIONAL { ?m nco:country ?v7 } "
-          "OPTIONAL { ?m qco:mediumTypes ?v8 }"},
-      {2, "?c nco:hasIMAddress ?m . ?m nco:imProtocol ?v1 ; nco:imID ?v2"},
-      {1, "?c nco:url ?v1"},
-      {1, "?c nco:note ?v1"},
-      {1, "?c nao:hasTag ?m . ?m nao:prefLabel ?v1"},
-  };
   const auto& [columns, body] = kGroups[group];
   std::string select = "SELECT tracker:id(?c)";
   for (int i = 1; i <= columns; ++i) select += fmt::format(" ?v{}", i);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cassert>
+#include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -13,13 +15,31 @@
 namespace quarry::engine {
 namespace {
 
-// Settings every connection gets. mmap_size lets reads skip a copy for the first 256 MiB of
-// the file: those pages are file-backed (the kernel's page cache, shared by every connection
-// and process, dropped first under memory pressure), not heap.
+// Settings every connection gets.
 constexpr std::string_view kCommonPragmas =
     "PRAGMA foreign_keys=OFF;"
-    "PRAGMA temp_store=MEMORY;"
-    "PRAGMA mmap_size=268435456;";
+    "PRAGMA temp_store=MEMORY;";
+
+// mmap_size lets reads skip a copy for the first N bytes of the file: those pages are
+// file-backed (the kernel's page cache, shared by every connection and process, dropped first
+// under memory pressure), not heap, but each connection's mapping counts them in the
+// process's RSS again. QUARRY_MMAP_SIZE (read-only connections) and QUARRY_WRITER_MMAP_SIZE
+// (bytes) override the defaults, to measure them (bench/index/README.md "mmap_size"). The
+// writer maps nothing: while indexing it touches every page of the file, and mapped they made
+// quarry-store's peak RSS at 20,000 files 168 MiB, read through its cache 86 MiB, at no cost
+// in indexing time. Readers keep their mapping (query rows without a copy).
+constexpr int64_t kReaderMmapSize = 268435456;
+constexpr int64_t kWriterMmapSize = 0;
+
+int64_t MmapSize(bool is_writer) {
+  const char* text = std::getenv(is_writer ? "QUARRY_WRITER_MMAP_SIZE" : "QUARRY_MMAP_SIZE");
+  if (text && *text) {
+    char* end = nullptr;
+    const long long value = std::strtoll(text, &end, 10);
+    if (*end == '\0' && value >= 0) return value;
+  }
+  return is_writer ? kWriterMmapSize : kReaderMmapSize;
+}
 
 // The writer's extra settings. In WAL mode synchronous=NORMAL syncs only at checkpoints: a
 // power cut may lose the last commits but never corrupts the file. journal_size_limit trims
@@ -94,10 +114,12 @@ Result<void> Database::Configure() {
                                           file().string(), journal));
     }
     QUARRY_TRY(Exec(kWriterPragmas));
+    QUARRY_TRY(Exec(fmt::format("PRAGMA mmap_size={};", MmapSize(true))));
     return Exec(kCommonPragmas);
   }
   QUARRY_TRY(Exec(kCommonPragmas));
   QUARRY_TRY(Exec(kReaderPragmas));
+  QUARRY_TRY(Exec(fmt::format("PRAGMA mmap_size={};", MmapSize(false))));
   // Read the header now, so a damaged file is reported by Open(), not by the first query.
   QUARRY_TRY(QueryText("SELECT count(*) FROM sqlite_schema"));
   return Ok();

@@ -132,6 +132,43 @@ TEST_CASE("Statement: ~parameters and literals of one query each keep their own 
   }
 }
 
+// A prepared statement binds each ~name once per run into every slot the SQL gives it (the
+// engine's BindPlan): a name repeated in UNION branches, next to constants and another name,
+// takes its new value in every branch on each run.
+TEST_CASE("Statement: a ~parameter repeated in several branches takes its value in each") {
+  testing::TempDir dir;
+  auto connection = OpenTestConnection(dir);
+  REQUIRE(connection->Update(kEx + "INSERT DATA { <urn:a> a ex:Song ; ex:title \"A\" ; ex:track 1 . "
+                                   "<urn:b> a ex:Song ; ex:title \"B\" ; ex:track 2 . "
+                                   "<urn:c> a ex:Song ; ex:title \"C\" ; ex:track 3 }").ok());
+  auto statement = connection->Prepare(
+      kEx + "SELECT ?k ?t { { ?s ex:track ~n ; ex:title ?t BIND (\"1\" AS ?k) } UNION "
+            "{ ?s ex:title ?t ; ex:track ~n FILTER (?t != \"Z\") BIND (\"2\" AS ?k) } UNION "
+            "{ ~s ex:title ?t BIND (\"3\" AS ?k) } UNION "
+            "{ ?s ex:track ?n ; ex:title ?t FILTER (?n = ~n || ?s = ~s) BIND (\"4\" AS ?k) } } "
+            "ORDER BY ?k ?t");
+  REQUIRE(statement.ok());
+  const auto rows = [&] {
+    std::vector<std::string> found;
+    auto cursor = statement->Execute();
+    INFO((cursor ? std::string() : cursor.error().ToString()));
+    REQUIRE(cursor.ok());
+    while (*cursor->Next()) found.push_back(fmt::format("{}|{}", cursor->GetString(0), cursor->GetString(1)));
+    return found;
+  };
+  statement->BindInteger("n", 1);
+  statement->BindIri("s", "urn:c");
+  CHECK(rows() == std::vector<std::string>{"1|A", "2|A", "3|C", "4|A", "4|C"});
+  statement->BindInteger("n", 2);
+  statement->BindIri("s", "urn:a");
+  CHECK(rows() == std::vector<std::string>{"1|B", "2|B", "3|A", "4|A", "4|B"});
+  statement->ClearBindings();
+  statement->BindInteger("n", 3);
+  auto missing = statement->Execute();
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().ToString() == "parameter ~s has no value");
+}
+
 TEST_CASE("Connection: a second writer on the same folder opens read-only and says why") {
   testing::TempDir dir;
   auto writer = OpenTestConnection(dir);

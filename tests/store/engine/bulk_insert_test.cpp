@@ -4,10 +4,13 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <optional>
 #include <random>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "store/engine/flat_set.h"
+#include "store/engine/triple_writer_ids.h"
 #include "tests/store/engine/store_test_util.h"
 
 namespace quarry::testing {
@@ -68,6 +71,46 @@ TEST_CASE("FlatSet: same answers as std::unordered_set through inserts, erases a
     CHECK(set.count({1, &a}) == 0);
     CHECK(set.count({1, &b}) == 1);
   }
+}
+
+// Every IRI hashes alike: probe runs wrap around the table and every look-up compares bytes.
+struct SameHash {
+  size_t operator()(std::string_view) const { return 5; }
+};
+
+template <typename Hash>
+void CheckIdMapAgainstStd(uint32_t seed, int key_range) {
+  engine::IriIdMap<Hash> map;
+  std::unordered_map<std::string, int64_t> reference;
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<int> key(1, key_range);
+  for (int step = 0; step < 5000; ++step) {
+    // Prefixes of one another and long IRIs (no small-string storage) alike.
+    const std::string iri = fmt::format("urn:x:{}{}", key(random), std::string(random() % 40, 'p'));
+    if (random() % 2) {
+      const int64_t id = step + 1;
+      map.emplace(iri, id);
+      reference.emplace(iri, id);  // an IRI present keeps its first ID in both
+    }
+    const auto found = reference.find(iri);
+    const std::optional<int64_t> expected =
+        found == reference.end() ? std::nullopt : std::optional<int64_t>(found->second);
+    REQUIRE(map.find(iri) == expected);
+    REQUIRE(map.size() == reference.size());
+  }
+  for (const auto& [iri, id] : reference) REQUIRE(map.find(iri) == std::optional<int64_t>(id));
+  CHECK(!map.find("urn:x:").has_value());
+  map.clear();
+  CHECK(map.empty());
+  CHECK(!map.find(reference.begin()->first).has_value());
+  map.emplace("urn:again", 7);
+  CHECK(map.find("urn:again") == std::optional<int64_t>(7));
+}
+
+TEST_CASE("IriIdMap: same answers as std::unordered_map, through growth, collisions and clear") {
+  CheckIdMapAgainstStd<std::hash<std::string_view>>(1, 3000);
+  CheckIdMapAgainstStd<std::hash<std::string_view>>(2, 50);
+  CheckIdMapAgainstStd<SameHash>(3, 200);
 }
 
 const std::string kFirst = kPrefixes + R"(INSERT DATA {
@@ -140,6 +183,15 @@ TEST_CASE("bulk path: full-text search finds text of resources created in bulk")
   CHECK(search("deja").size() == 700);
   auto check = store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')");
   CHECK(check.ok());
+  // Text changed in a later transaction: the old row is deleted with the values read back from
+  // the tables, which must be the text the row was indexed with.
+  store.Update(kPrefixes + "DELETE { <urn:b5> ex:title ?t ; ex:keyword ?k }\n"
+               "INSERT { <urn:b5> ex:title \"renamed\" } WHERE { <urn:b5> ex:title ?t ; ex:keyword ?k }");
+  CHECK(search("bulk5").empty());
+  CHECK(search("kw5").empty());
+  CHECK(search("renamed") == Rows{"urn:b5"});
+  CHECK(search("deja").size() == 699);
+  CHECK(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
 }
 
 int64_t CountSql(TestStore& store, const std::string& sql) {
@@ -194,6 +246,50 @@ TEST_CASE("bulk path: multi-valued values of new resources are written with thei
     CHECK(store.Rows(kPrefixes + "SELECT ?s ?m { ?s ex:member ?m FILTER(?s IN (<urn:f>, <urn:g>)) }") ==
           Rows{"urn:g|urn:a2"});
     CHECK(CountSql(store, "SELECT count(*) FROM \"ex:Artist_ex:member\"") == 902);
+  }
+}
+
+// Issue 7: resources in the fresh buffer are not listed in the writer's (resource, class) set,
+// and their full-text rows take their class signature from the buffer. A resource written by
+// one flush and typed again later in the same transaction must get only its missing class rows
+// (the others exist: a second INSERT would break their primary key), and its full-text row must
+// hold the new class's text too.
+TEST_CASE("bulk path: a resource flushed and typed again in one transaction") {
+  TestStore store;
+  store.Update(kPrefixes + "INSERT DATA { <urn:old> a ex:Artist ; ex:name \"Old\" }");
+  // DELETE DATA makes the writer flush its buffer first.
+  store.Update(kPrefixes +
+               "INSERT DATA { <urn:t1> a ex:Song ; ex:title \"firstword\" ; ex:keyword \"kwa\" .\n"
+               "              <urn:t2> a ex:Song, ex:Artist ; ex:title \"keepword\" ; ex:name \"dropword\" } ;\n"
+               "DELETE DATA { <urn:t1> ex:keyword \"kwa\" } ;\n"
+               "INSERT DATA { <urn:t1> a ex:Song, ex:Artist ; ex:name \"secondword\" ;\n"
+               "                 ex:member <urn:old> ; ex:track 7 } ;\n"
+               "DELETE DATA { <urn:t2> a ex:Artist }");
+  CHECK(store.Rows(kPrefixes + "SELECT ?t ?n ?m ?k { <urn:t1> a ex:Song, ex:Artist ; ex:title ?t ;"
+                               " ex:name ?n ; ex:member ?m ; ex:track ?k }") ==
+        Rows{"firstword|secondword|urn:old|7"});
+  CHECK(CountSql(store, "SELECT count(*) FROM \"ex:Song\"") == 2);
+  CHECK(CountSql(store, "SELECT count(*) FROM \"ex:Artist\"") == 2);  // urn:old, urn:t1
+  const auto search = [&](const std::string& words) {
+    return store.Rows("PREFIX fts: <http://tracker.api.gnome.org/ontology/v3/fts#>\n"
+                      "SELECT ?r { ?r fts:match \"" + words + "\" } ORDER BY ?r");
+  };
+  CHECK(search("firstword") == Rows{"urn:t1"});
+  CHECK(search("secondword") == Rows{"urn:t1"});  // the class typed after the flush
+  CHECK(search("kwa").empty());
+  CHECK(search("keepword") == Rows{"urn:t2"});
+  CHECK(search("dropword").empty());  // its class was removed after the flush
+  CHECK(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
+
+  SUBCASE("a multi-valued full-text value twice, in two graphs, is indexed twice") {
+    // Two rows of ex:keyword: the index holds the word twice, as the content view reads it.
+    store.Update(kPrefixes + "INSERT DATA { GRAPH <urn:g1> { <urn:m> a ex:Song ; ex:keyword \"dup\" }\n"
+                             "              GRAPH <urn:g2> { <urn:m> ex:keyword \"dup\" } }");
+    CHECK(search("dup") == Rows{"urn:m"});
+    CHECK(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
+    store.Update(kPrefixes + "DELETE DATA { GRAPH <urn:g2> { <urn:m> ex:keyword \"dup\" } }");
+    CHECK(search("dup") == Rows{"urn:m"});
+    CHECK(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
   }
 }
 

@@ -55,7 +55,7 @@ TEST_CASE("a compiled query run again with new parameters is not prepared again"
   TestStore store;
   store.Update(kPrefixes + "INSERT DATA { <urn:s1> a ex:Song ; ex:title 'one' ; ex:size 1 . "
                            "<urn:s2> a ex:Song ; ex:title 'two' ; ex:size 2 }");
-  auto compiled = store->Compile(kPrefixes + "SELECT ?t { ?s ex:title ?t ; ex:size ~n }");
+  auto compiled = store->Prepare(kPrefixes + "SELECT ?t { ?s ex:title ?t ; ex:size ~n }");
   REQUIRE(compiled.ok());
   engine::StatementCache& statements = store->database().cache();
   for (const char* size : {"1", "2"}) {

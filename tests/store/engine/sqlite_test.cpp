@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -29,9 +30,26 @@ TEST_CASE("Database: Open creates the file with WAL and the writer's settings") 
   CHECK(QueryInt(db, "PRAGMA foreign_keys") == 0);
   CHECK(QueryInt(db, "PRAGMA temp_store") == 2);  // MEMORY
   CHECK(QueryInt(db, "PRAGMA cache_size") == -8192);  // 8 MiB of heap
-  CHECK(QueryInt(db, "PRAGMA mmap_size") == 268435456);
+  CHECK(QueryInt(db, "PRAGMA mmap_size") == 0);  // the writer reads through its cache
   CHECK(db.busy_budget() == std::chrono::seconds(10));
   CHECK_FALSE(db.InTransaction());
+}
+
+TEST_CASE("Database: QUARRY_MMAP_SIZE and QUARRY_WRITER_MMAP_SIZE override mmap_size") {
+  const TempDir dir;
+  ::setenv("QUARRY_WRITER_MMAP_SIZE", "1048576", 1);
+  ::setenv("QUARRY_MMAP_SIZE", "0", 1);
+  Database writer = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadWrite));
+  Check(writer.Exec("CREATE TABLE t(x)"));
+  Database reader = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadOnly));
+  CHECK(QueryInt(writer, "PRAGMA mmap_size") == 1048576);
+  CHECK(QueryInt(reader, "PRAGMA mmap_size") == 0);
+  // A value that is not a byte count is ignored: the default stays.
+  ::setenv("QUARRY_MMAP_SIZE", "lots", 1);
+  Database other = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadOnly));
+  CHECK(QueryInt(other, "PRAGMA mmap_size") == 268435456);
+  ::unsetenv("QUARRY_WRITER_MMAP_SIZE");
+  ::unsetenv("QUARRY_MMAP_SIZE");
 }
 
 TEST_CASE("Database: a read-only connection reads the writer's data but cannot write") {

@@ -11,7 +11,9 @@
 #include "store/engine/triple_writer.h"
 #include "store/engine/update_executor.h"
 #include "store/schema/names.h"
+#include "store/engine/query_executor.h"
 #include "store/sparql/parser.h"
+#include "store/sparql/translate/translator.h"
 #include "tests/store/engine/store_test_util.h"
 
 namespace quarry::testing {
@@ -220,6 +222,179 @@ TEST_CASE("streaming: operations see the effects of the ones before them") {
   CHECK(store.UpdateError(kPrefixes + "DELETE { <urn:s> ex:track 3 } INSERT DATA { <urn:s> ex:track 4 }")
             .find("INSERT DATA cannot follow DELETE") != std::string::npos);
   CHECK(store.Rows(kPrefixes + "SELECT ?n { <urn:s> ex:track ?n }") == Rows{"3"});
+}
+
+// UpdateExecutor::Modify runs `WHERE {}` without a query (the templates apply once, as DATA):
+// each request must leave exactly the database (or the error) of the same request whose WHERE
+// is a one-solution pattern that does go through translation and SQL, `{ FILTER (true) }`.
+TEST_CASE("WHERE {} without a query: the same result as a translated one-solution WHERE") {
+  const std::string base = kPrefixes + R"(
+INSERT DATA {
+  <urn:s1> a ex:Song ; ex:title "One" ; ex:track 1 ; ex:genre "jazz", "rock" ; ex:keyword "k" .
+  <urn:a1> a ex:Artist ; ex:name "Ann" .
+  GRAPH <urn:g1> { <urn:s2> a ex:Song ; ex:title "Two" ; ex:genre "folk" }
+})";
+  const std::vector<std::string> requests = {
+      // The extractor's and the miner's shapes: INSERT OR REPLACE of single and multi values.
+      "INSERT OR REPLACE { <urn:s1> ex:title \"New\" ; ex:track 7 ; ex:genre \"pop\" } WHERE {}",
+      "INSERT OR REPLACE { <urn:new> a ex:Song ; ex:title \"Fresh\" ; ex:size 12 ; "
+      "ex:created \"2024-05-01T10:00:00Z\"^^xsd:dateTime } WHERE {}",
+      // rdf:type objects and predicates that change where the values go.
+      "INSERT { <urn:s1> a ex:Artist ; ex:name \"Also an artist\" } WHERE {}",
+      "INSERT { <urn:t> ex:title \"typed after\" ; ex:track 4 . <urn:t> a ex:Song } WHERE {}",
+      "DELETE { <urn:s1> a ex:Song } WHERE {}",
+      "DELETE { <urn:s1> ex:genre \"jazz\" } INSERT { <urn:s1> ex:genre \"blues\" } WHERE {}",
+      "DELETE { <urn:s1> ex:title \"One\" ; ex:keyword \"k\" } WHERE {}",
+      // Blank nodes: fresh per solution, one solution here.
+      "INSERT { <urn:s1> ex:performer _:p . _:p a ex:Artist ; ex:name \"P\" ; ex:member [ a ex:Artist ; "
+      "ex:name \"Q\" ] } WHERE {}",
+      // GRAPH names and WITH.
+      "INSERT { GRAPH <urn:g2> { <urn:s1> ex:genre \"pop\" . <urn:s3> a ex:Song } } WHERE {}",
+      "DELETE { GRAPH <urn:g1> { <urn:s2> ex:genre \"folk\" } } WHERE {}",
+      "DELETE { GRAPH <urn:nowhere> { <urn:s2> ex:genre \"folk\" } } WHERE {}",
+      "WITH <urn:g1> DELETE { <urn:s2> ex:title \"Two\" } INSERT { <urn:s4> a ex:Song ; ex:title \"w\" } "
+      "WHERE {}",
+      // Variables in a template are unbound: their triples are skipped.
+      "INSERT { ?x ex:title \"never\" . <urn:s1> ex:keyword \"kept\" . GRAPH ?g { <urn:s1> ex:genre \"x\" } } "
+      "WHERE {}",
+      "DELETE { ?s ex:genre ?g . <urn:s1> ex:genre \"rock\" } WHERE {}",
+      // Earlier operations are seen by later ones, and the templates' writes by a later WHERE.
+      "INSERT DATA { <urn:q> a ex:Song } ; INSERT OR REPLACE { <urn:q> ex:title \"q1\" } WHERE {} ; "
+      "INSERT { ?s ex:keyword \"seen\" } WHERE { ?s ex:title \"q1\" }",
+      "DELETE { <urn:s1> ex:track ?n } WHERE { <urn:s1> ex:track ?n } ; "
+      "INSERT OR REPLACE { <urn:s1> ex:track 8 } WHERE {} ; DELETE DATA { <urn:s1> ex:track 8 } ; "
+      "INSERT { <urn:s1> ex:track 9 } WHERE {}",
+      // Errors: both paths refuse, and nothing of the request stays.
+      "INSERT OR REPLACE { <urn:s1> ex:title \"half\" } WHERE {} ; INSERT { <urn:s1> ex:track \"x\" } WHERE {}",
+      "INSERT { <urn:s1> ex:nosuch 1 } WHERE {}",
+      "INSERT { <urn:s1> ex:track 1, 2 } WHERE {}",
+      "INSERT { <urn:a1> ex:track 3 } WHERE {}",
+  };
+  for (const std::string& request : requests) {
+    std::string translated = request;
+    for (size_t at = 0; (at = translated.find("WHERE {}", at)) != std::string::npos;) {
+      translated.replace(at, 8, "WHERE { FILTER (true) }");
+    }
+    REQUIRE(translated != request);
+    INFO(request);
+    TestStore fast;
+    fast.Update(base);
+    auto fast_done = fast->Update(kPrefixes + "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n" + request);
+    TestStore slow;
+    slow.Update(base);
+    auto slow_done = slow->Update(kPrefixes + "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n" + translated);
+    INFO((fast_done ? std::string("ok") : fast_done.error().ToString()));
+    INFO((slow_done ? std::string("ok") : slow_done.error().ToString()));
+    CHECK(fast_done.ok() == slow_done.ok());
+    CHECK(Snapshot(fast) == Snapshot(slow));
+  }
+}
+
+// A DELETE ... WHERE whose triples all have IRI subjects outside the writer's buffer of new
+// resources runs after FlushPending() only (UpdateExecutor::MayTouchBuffered); each request must
+// leave the database (or error) of the same request with FILTER (true) in that WHERE, which
+// flushes everything first. `@F` marks where the FILTER goes.
+TEST_CASE("DELETE ... WHERE beside buffered new resources: the same result as after a full flush") {
+  const std::string base = kPrefixes + R"(
+INSERT DATA {
+  <urn:s1> a ex:Song ; ex:title "One" ; ex:track 1 ; ex:genre "jazz", "rock" ; ex:keyword "k" .
+  <urn:a1> a ex:Artist ; ex:name "Ann" .
+})";
+  const std::vector<std::string> requests = {
+      // The extractor's shape: new resources, then a failure value deleted from the file.
+      "INSERT DATA { <urn:n> a ex:Song ; ex:title \"n\" ; ex:genre \"g1\", \"g2\" ; ex:performer <urn:a1> } ; "
+      "DELETE { <urn:s1> ex:genre ?g } WHERE { <urn:s1> ex:genre ?g @F } ; "
+      "INSERT { ?s ex:keyword \"after\" } WHERE { ?s ex:genre \"g1\" }",
+      "INSERT DATA { <urn:n> a ex:Song ; ex:title \"n\" } ; "
+      "DELETE { <urn:s1> ex:content ?c } WHERE { <urn:s1> ex:content ?c @F } ; "
+      "INSERT OR REPLACE { <urn:s1> ex:size 5 } WHERE {}",
+      // The subject is new itself: its rows are still buffered.
+      "INSERT DATA { <urn:n> a ex:Song ; ex:genre \"g1\" ; ex:title \"t\" } ; "
+      "DELETE { <urn:n> ex:genre ?g . <urn:n> ex:title ?t } WHERE { <urn:n> ex:genre ?g ; ex:title ?t @F }",
+      // A value naming a new resource.
+      "INSERT DATA { <urn:n> a ex:Artist ; ex:name \"N\" . <urn:s1> ex:performer <urn:n> } ; "
+      "DELETE { <urn:s1> ex:performer ?p } WHERE { <urn:s1> ex:performer ?p @F }",
+      "INSERT DATA { <urn:n> a ex:Artist ; ex:name \"N\" ; ex:member <urn:a1> } ; "
+      "DELETE { <urn:a1> ex:name ?n } WHERE { <urn:a1> ex:name ?n @F } ; "
+      "INSERT { ?m ex:name \"renamed\" } WHERE { <urn:n> ex:member ?m }",
+      // A deleted type, and a resource the buffer refers to.
+      "INSERT DATA { <urn:n> a ex:Song ; ex:performer <urn:a1> } ; "
+      "DELETE { <urn:a1> a ex:Artist } WHERE { <urn:a1> ex:name ?n @F }",
+      "INSERT DATA { <urn:n> a ex:Song ; ex:performer <urn:a1> } ; "
+      "DELETE { <urn:a1> a rdfs:Resource } WHERE { <urn:a1> ex:name ?n @F }",
+      // A buffered single value of an existing subject (FlushPending writes it).
+      "INSERT OR REPLACE DATA { <urn:s1> ex:title \"T2\" . <urn:n> a ex:Song ; ex:title \"n\" } ; "
+      "DELETE { <urn:s1> ex:title ?t } WHERE { <urn:s1> ex:title ?t @F }",
+      // The extractor's related resources: INSERT of a ground template unless it exists.
+      "INSERT DATA { <urn:n> a ex:Song } ; "
+      "INSERT { <urn:r> a ex:Artist ; ex:name \"R\" } WHERE { FILTER NOT EXISTS { <urn:r> a ex:Artist } @F } ; "
+      "INSERT { <urn:r> a ex:Artist ; ex:name \"R2\" } WHERE { FILTER NOT EXISTS { <urn:r> a ex:Artist } }",
+      "INSERT DATA { <urn:r> a ex:Artist ; ex:name \"buffered\" } ; "
+      "INSERT { <urn:r> ex:member <urn:a1> } WHERE { FILTER NOT EXISTS { <urn:r> a ex:Artist } @F }",
+      "INSERT DATA { <urn:n> a ex:Song } ; "
+      "INSERT { <urn:a1> ex:member [ a ex:Artist ; ex:name \"B\" ] } WHERE { FILTER EXISTS { <urn:a1> a ex:Artist } @F }",
+      "INSERT DATA { <urn:n> a ex:Song ; ex:performer <urn:a1> } ; "
+      "INSERT { GRAPH <urn:g> { <urn:a1> ex:name \"in g\" } } WHERE { <urn:a1> ex:name \"Ann\" @F }",
+      // A subject that does not exist, and an error after the delete.
+      "INSERT DATA { <urn:n> a ex:Song } ; DELETE { <urn:none> ex:title ?t } WHERE { <urn:none> ex:title ?t @F }",
+      "INSERT DATA { <urn:n> a ex:Song } ; DELETE { <urn:s1> ex:track ?t } WHERE { <urn:s1> ex:track ?t @F } ; "
+      "INSERT DATA { <urn:s1> ex:track \"x\" }",
+  };
+  const auto with = [](std::string text, const std::string& filter) {
+    const size_t at = text.find("@F");
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, 2, filter);
+  };
+  const std::string prologue = kPrefixes + "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n";
+  for (const std::string& request : requests) {
+    INFO(request);
+    TestStore fast;
+    fast.Update(base);
+    auto fast_done = fast->Update(prologue + with(request, ""));
+    TestStore slow;
+    slow.Update(base);
+    auto slow_done = slow->Update(prologue + with(request, "FILTER (true)"));
+    INFO((fast_done ? std::string("ok") : fast_done.error().ToString()));
+    INFO((slow_done ? std::string("ok") : slow_done.error().ToString()));
+    CHECK(fast_done.ok() == slow_done.ok());
+    CHECK(Snapshot(fast) == Snapshot(slow));
+  }
+}
+
+// The SQL statements of the connection whose text is `sql`.
+int LiveStatements(engine::Database& db, const std::string& sql) {
+  int count = 0;
+  for (sqlite3_stmt* statement = sqlite3_next_stmt(db.handle(), nullptr); statement;
+       statement = sqlite3_next_stmt(db.handle(), statement)) {
+    if (sql == sqlite3_sql(statement)) ++count;
+  }
+  return count;
+}
+
+TEST_CASE("an update WHERE of a repeated shape is compiled by SQLite once") {
+  TestStore store;
+  store.Update(kPrefixes + "INSERT DATA { <urn:s1> a ex:Song ; ex:genre \"a\" . <urn:s2> a ex:Song ; ex:genre \"b\" }");
+  const auto request = [](const std::string& iri) {
+    return kPrefixes + fmt::format("DELETE {{ <{0}> ex:genre ?g }} WHERE {{ <{0}> ex:genre ?g }}", iri);
+  };
+  auto parsed = sparql::ParseUpdate(request("urn:s1"), Options());
+  REQUIRE(parsed.ok());
+  const auto& modify = std::get<sparql::Modify>(parsed->operations.at(0));
+  auto query = sparql::TranslateSolutions(modify.where, {"g"}, store->ontology(), std::nullopt, false, {});
+  REQUIRE(query.ok());
+  CHECK(LiveStatements(store->database(), query->sql) == 0);
+  store.Update(request("urn:s1"));
+  CHECK(LiveStatements(store->database(), query->sql) == 1);  // kept in the statement cache
+  store.Update(request("urn:s2"));                             // same SQL, other bound IRI
+  CHECK(LiveStatements(store->database(), query->sql) == 1);
+  CHECK(store.Rows(kPrefixes + "SELECT ?s ?g { ?s ex:genre ?g }").empty());
+
+  // WHERE {} runs no solution query at all; a translated one-solution WHERE does.
+  auto one = sparql::TranslateSolutions({}, {}, store->ontology(), std::nullopt, false, {});
+  REQUIRE(one.ok());
+  store.Update(kPrefixes + "INSERT OR REPLACE { <urn:s1> ex:title \"t\" } WHERE {}");
+  CHECK(LiveStatements(store->database(), one->sql) == 0);
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:s1> ex:title ?t }") == Rows{"t"});
 }
 
 }  // namespace

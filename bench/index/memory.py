@@ -1,0 +1,225 @@
+#!/usr/bin/python3
+"""bench/index: memory of every process while indexing CORPUS and then answering queries,
+Quarry (with each SQLite mmap_size setting asked for) and Tracker 3.4 in one run (README.md
+"Memory: Rss and Pss"). Every 100 ms each live process's /proc/PID/smaps_rollup is read: Rss
+counts a file page once per mapping that holds it (every SQLite connection of quarry-store maps
+meta.db itself), Pss shares each page among its mappings, so a page mapped by five connections
+counts once in all; Pss_File is that part of Pss which is file-backed (page cache). Prints per
+process the peak Rss, Pss and Pss_File and the peak of the sum over the system's processes
+(dbus-daemon left out), for the index (start to idle) and the query phase after it: QUERY_THREADS
+threads each running QUERIES through the bus, ROUNDS times, whose median time is printed beside.
+
+Usage: memory.py --build BUILD --corpus CORPUS --work WORK [--setting NAME=READERS,WRITER]...
+       [--no-tracker]
+(READERS and WRITER in bytes: QUARRY_MMAP_SIZE and QUARRY_WRITER_MMAP_SIZE of quarry-store;
+"default" for the build's own default.)
+"""
+import argparse
+import ctypes
+import os
+import statistics
+import threading
+import time
+
+from gi.repository import GLib
+
+import index_bench as bench
+
+SAMPLE_S = 0.1
+QUERY_THREADS = 4
+ROUNDS = 3
+QUERIES = [
+    "SELECT ?u ?n ?s ?m WHERE { ?f a nfo:FileDataObject ; nie:url ?u ; nfo:fileName ?n ; "
+    "nfo:fileSize ?s ; nfo:fileLastModified ?m }",
+    "SELECT ?t (COUNT(?f) AS ?c) WHERE { ?f a nfo:FileDataObject ; nie:mimeType ?t } GROUP BY ?t",
+    "SELECT ?f ?n WHERE { ?f a nfo:FileDataObject ; nfo:fileName ?n FILTER (CONTAINS(?n, \"7\")) }",
+]
+
+
+def smaps_rollup(pid):
+    """{field: MiB} of /proc/PID/smaps_rollup."""
+    fields = {}
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        for line in rollup:
+            key, _, value = line.partition(":")
+            parts = value.split()
+            if len(parts) == 2 and parts[1] == "kB":
+                fields[key] = int(parts[0]) / 1024
+    return fields
+
+
+class Sampler:
+    """Peak Rss, Pss and Pss_File of every process the harness's Accounting knows (by name,
+    instances of one name summed per sample), and the peak of their sum."""
+
+    def __init__(self, accounting, skip=("dbus-daemon",)):
+        self.accounting, self.skip = accounting, set(skip)
+        self.phase = None
+        self.peaks = {}  # phase -> {name: {"rss", "pss", "pss_file"}}; "(sum)" for the total
+        self.stopped = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while not self.stopped:
+            self.sample()
+            time.sleep(SAMPLE_S)
+
+    def sample(self):
+        phase = self.phase
+        if phase is None:
+            return
+        with self.accounting.lock:
+            names = dict(self.accounting.names)
+        now = {}
+        for pid, name in names.items():
+            if name in self.skip or name in self.accounting.ignore:
+                continue
+            try:
+                fields = smaps_rollup(pid)
+            except (OSError, ValueError):
+                continue
+            entry = now.setdefault(name, {"rss": 0.0, "pss": 0.0, "pss_file": 0.0})
+            entry["rss"] += fields.get("Rss", 0.0)
+            entry["pss"] += fields.get("Pss", 0.0)
+            entry["pss_file"] += fields.get("Pss_File", 0.0) + fields.get("Pss_Shmem", 0.0)
+        if not now:
+            return
+        now["(sum)"] = {key: sum(entry[key] for entry in now.values()) for key in ("rss", "pss", "pss_file")}
+        peaks = self.peaks.setdefault(phase, {})
+        for name, entry in now.items():
+            peak = peaks.setdefault(name, {"rss": 0.0, "pss": 0.0, "pss_file": 0.0})
+            for key, value in entry.items():
+                peak[key] = max(peak[key], value)
+
+
+def run_queries(system):
+    """QUERY_THREADS threads, each running QUERIES ROUNDS times on its own bus connection;
+    the seconds of each query (Quarry: Resources.SparqlQuery; Tracker: a bus cursor)."""
+    times = {query: [] for query in QUERIES}
+    lock = threading.Lock()
+
+    def worker():
+        if isinstance(system, bench.TrackerRun):
+            from gi.repository import Gio, Tracker
+            connection = Gio.DBusConnection.new_for_address_sync(
+                system.bus.address,
+                Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+                None, None)
+            sparql = Tracker.SparqlConnection.bus_new(system.MINER, None, connection)
+
+            def ask(query):
+                cursor = sparql.query(query, None)
+                rows = 0
+                while cursor.next(None):
+                    rows += 1
+                cursor.close()
+                return rows
+        else:
+            from gi.repository import Gio
+            connection = Gio.DBusConnection.new_for_address_sync(
+                system.bus.address,
+                Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+                None, None)
+
+            def ask(query):
+                result = connection.call_sync("org.quarry.Store1", "/org/quarry/Store1",
+                                              "org.quarry.Store1.Resources", "SparqlQuery",
+                                              GLib.Variant("(s)", (query,)), GLib.VariantType.new("(aas)"),
+                                              Gio.DBusCallFlags.NO_AUTO_START, 60000, None)
+                return len(result.unpack()[0])
+        for _ in range(ROUNDS):
+            for query in QUERIES:
+                start = time.monotonic()
+                ask(query)
+                with lock:
+                    times[query].append(time.monotonic() - start)
+
+    threads = [threading.Thread(target=worker) for _ in range(QUERY_THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return {query: statistics.median(values) for query, values in times.items()}
+
+
+def measure(system, sampler, timeout):
+    sampler.phase = (system.label, "index")
+    start = time.monotonic()
+    system.start_services()
+    system.start_miner()
+    idle_s = bench.wait_idle(system.idle, start, timeout, work_since=start)
+    sampler.sample()
+    sampler.phase = (system.label, "queries")
+    sampler.sample()
+    times = run_queries(system)
+    sampler.sample()
+    sampler.phase = None
+    snapshot = system.accounting.snapshot()
+    return idle_s, times, snapshot
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--corpus", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--setting", action="append", default=[],
+                        help="NAME=READERS,WRITER (bytes, or 'default'); repeatable")
+    parser.add_argument("--no-tracker", action="store_true")
+    parser.add_argument("--timeout", type=float, default=1800)
+    args = parser.parse_args()
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER, as index_bench.py
+    corpus = os.path.realpath(args.corpus)
+    accounting = bench.Accounting()
+    sampler = Sampler(accounting)
+    settings = args.setting or ["default=default,default"]
+    results = []
+    for setting in settings:
+        label, _, values = setting.partition("=")
+        readers, _, writer = values.partition(",")
+        accounting.reset()
+        system = bench.QuarryRun(args.build, corpus, os.path.join(args.work, "quarry-" + label), accounting)
+        system.label = "Quarry " + label
+        for variable, value in (("QUARRY_MMAP_SIZE", readers), ("QUARRY_WRITER_MMAP_SIZE", writer)):
+            if value and value != "default":
+                system.env[variable] = value
+        try:
+            results.append((system.label, *measure(system, sampler, args.timeout)))
+        finally:
+            system.close()
+    if not args.no_tracker:
+        accounting.reset()
+        system = bench.TrackerRun(corpus, os.path.join(args.work, "tracker"), accounting)
+        system.label = "Tracker 3.4"
+        try:
+            results.append((system.label, *measure(system, sampler, args.timeout)))
+        finally:
+            system.close()
+    sampler.stopped = True
+    files = sum(len(names) for _, _, names in os.walk(corpus))
+    print(f"\n{files} files; MiB, peaks sampled every {SAMPLE_S * 1000:.0f} ms (Rss / Pss / Pss_File)\n")
+    print("| system | process | index: Rss | Pss | Pss_File | queries: Rss | Pss | Pss_File | VmHWM |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for label, idle_s, _, snapshot in results:
+        index = sampler.peaks.get((label, "index"), {})
+        queries = sampler.peaks.get((label, "queries"), {})
+        for name in sorted(set(index) | set(queries), key=lambda n: (n == "(sum)", n)):
+            cells = []
+            for phase in (index, queries):
+                peak = phase.get(name)
+                cells += [f"{peak['rss']:.0f}", f"{peak['pss']:.0f}", f"{peak['pss_file']:.0f}"] if peak else ["", "", ""]
+            hwm = snapshot.get(name, (0, 0))[1] if name != "(sum)" else 0
+            print(f"| {label} | {name} | " + " | ".join(cells) + f" | {hwm:.0f} |" if hwm else
+                  f"| {label} | {name} | " + " | ".join(cells) + " | |")
+    print("\n| system | time to idle | " + " | ".join(f"Q{i + 1} median s" for i in range(len(QUERIES))) + " |")
+    print("|---|---|" + "---|" * len(QUERIES))
+    for label, idle_s, times, _ in results:
+        print(f"| {label} | {idle_s:.2f} s | " + " | ".join(f"{times[q]:.3f}" for q in QUERIES) + " |")
+    print()
+    for i, query in enumerate(QUERIES):
+        print(f"Q{i + 1}: `{query}`")
+
+
+if __name__ == "__main__":
+    main()
