@@ -25,6 +25,8 @@ Result<void> Rename(const std::filesystem::path& from, const std::filesystem::pa
 }
 
 constexpr std::array<const char*, 3> kDatabaseSuffixes = {"", "-wal", "-shm"};
+// How long the writer waits for another write before it checkpoints the WAL (WriterLoop).
+constexpr std::chrono::milliseconds kIdleCheckpointDelay(500);
 
 void RemoveDatabaseFiles(const std::filesystem::path& file) {
   std::error_code error;
@@ -160,9 +162,26 @@ void Backend::WriterLoop() {
     FailQueued(opened.error());
     return;
   }
-  while (std::optional<StoreJob> job = NextWrite()) {
+  // After writes, the WAL is folded into the database and truncated once no write came for
+  // kIdleCheckpointDelay: commits never wait for it, and an idle database has no WAL beside it
+  // (sqlite/database.cpp: the writer's own checkpoint comes only every 10,000 pages).
+  bool wal_written = false;
+  for (;;) {
+    bool idle = false;
+    std::optional<StoreJob> job =
+        NextWrite(wal_written ? std::optional(kIdleCheckpointDelay) : std::nullopt, idle);
+    if (idle) {
+      wal_written = false;
+      if (!writer_store_) continue;
+      if (auto folded = writer_store_->database().TruncateWal(); !folded) {
+        LogWarning(fmt::format("checkpoint of the idle database: {}", folded.error().ToString()));
+      }
+      continue;
+    }
+    if (!job) break;
     if (writer_store_) {
       job->run(*writer_store_);
+      wal_written = true;
       continue;
     }
     // A restore could neither open the new file nor reopen the old one.
@@ -172,10 +191,18 @@ void Backend::WriterLoop() {
 }
 
 // The next write job, interactive first; nullopt once stopping and nothing is left.
-std::optional<StoreJob> Backend::NextWrite() {
+std::optional<StoreJob> Backend::NextWrite(std::optional<std::chrono::milliseconds> idle_after,
+                                           bool& idle) {
   std::unique_lock lock(mutex_);
-  writes_ready_.wait(
-      lock, [this] { return stopping_ || !interactive_writes_.empty() || !miner_writes_.empty(); });
+  const auto ready = [this] {
+    return stopping_ || !interactive_writes_.empty() || !miner_writes_.empty();
+  };
+  if (!idle_after) {
+    writes_ready_.wait(lock, ready);
+  } else if (!writes_ready_.wait_for(lock, *idle_after, ready)) {
+    idle = true;
+    return std::nullopt;
+  }
   std::deque<StoreJob>& queue = interactive_writes_.empty() ? miner_writes_ : interactive_writes_;
   if (queue.empty()) return std::nullopt;
   running_source_ = &queue == &miner_writes_ ? UpdateSource::kMiner : UpdateSource::kInteractive;

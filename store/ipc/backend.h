@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <chrono>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -99,7 +100,8 @@ class Backend {
   void ReaderLoop(size_t index);
   Result<void> OpenConnections(bool at_start);
   void CloseConnections();
-  std::optional<StoreJob> NextWrite();
+  // The next write job; with `idle_after`, nullopt and `idle` set when none came for that long.
+  std::optional<StoreJob> NextWrite(std::optional<std::chrono::milliseconds> idle_after, bool& idle);
   void FailQueued(const Error& error);
   void WakeAllReaders();
 

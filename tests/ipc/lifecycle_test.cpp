@@ -227,6 +227,32 @@ TEST_CASE("Stop: SIGTERM after acknowledged updates keeps them and the store exi
   CHECK(store.Client().Query("SELECT ?s { ?s a ex:Song }").size() == 22);
 }
 
+TEST_CASE("Idle: after its writes the store folds the WAL into the database and truncates it") {
+  StoreFixture store;
+  store.Start();
+  StoreClient client = store.Client();
+  const std::filesystem::path wal = store.database_dir() / "meta.db-wal";
+  for (int i = 0; i < 20; ++i) {
+    client.Update("INSERT DATA { <urn:idle:" + std::to_string(i) + "> a ex:Song ; ex:title \"t\" }");
+  }
+  // The writer checkpoints only every 10,000 pages by itself: these few stay in the WAL until
+  // it has been idle for a moment.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::filesystem::file_size(wal) > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  CHECK(std::filesystem::file_size(wal) == 0);
+  CHECK(client.Query("SELECT ?s { ?s a ex:Song }").size() == 20);
+  // A reader of another process holding the WAL makes the checkpoint wait, never fail a write.
+  auto reader = engine::Database::Open(store.database_dir() / "meta.db", engine::OpenMode::kReadOnly);
+  REQUIRE(reader.ok());
+  REQUIRE(reader->Exec("BEGIN").ok());
+  REQUIRE(reader->Exec("SELECT count(*) FROM sqlite_master").ok());
+  client.Update(R"(INSERT DATA { <urn:idle:late> a ex:Song ; ex:title "late" })");
+  CHECK(client.Query("SELECT ?s { ?s a ex:Song }").size() == 21);
+  REQUIRE(reader->Exec("COMMIT").ok());
+}
+
 TEST_CASE("Start: a second store on the same bus name fails instead of serving twice") {
   StoreFixture store;
   store.Start();

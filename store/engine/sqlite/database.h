@@ -60,6 +60,11 @@ class Database {
   const std::filesystem::path& file() const;
   OpenMode mode() const;
 
+  // Folds the whole WAL into the database file and truncates the WAL to zero bytes, without
+  // waiting for anyone: false (and nothing lost) when a reader of this or another process still
+  // needs part of the WAL, which then stays for a later checkpoint. Writer connections only.
+  Result<bool> TruncateWal();
+
   // How long lock conflicts are retried before kBusy.
   void SetBusyBudget(std::chrono::milliseconds budget);
   std::chrono::milliseconds busy_budget() const;

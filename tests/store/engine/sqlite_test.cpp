@@ -31,6 +31,7 @@ TEST_CASE("Database: Open creates the file with WAL and the writer's settings") 
   CHECK(QueryInt(db, "PRAGMA temp_store") == 2);  // MEMORY
   CHECK(QueryInt(db, "PRAGMA cache_size") == -8192);  // 8 MiB of heap
   CHECK(QueryInt(db, "PRAGMA mmap_size") == 0);  // the writer reads through its cache
+  CHECK(QueryInt(db, "PRAGMA wal_autocheckpoint") == 10000);  // quarry-store folds it when idle
   CHECK(db.busy_budget() == std::chrono::seconds(10));
   CHECK_FALSE(db.InTransaction());
 }
