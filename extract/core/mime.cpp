@@ -276,6 +276,18 @@ void ForEachLine(std::string_view text, LineFn line_fn) {
   }
 }
 
+// Calls `pair_fn(first, second)` for each "first second" line of the file at `path` (the
+// format of shared-mime-info's aliases and subclasses); a missing file has no pairs.
+template <typename PairFn>
+void ForEachPair(const std::string& path, PairFn pair_fn) {
+  std::string text;
+  if (!ReadFile(path, text)) return;
+  ForEachLine(text, [&](std::string_view line) {
+    const size_t space = line.find(' ');
+    if (space != std::string_view::npos) pair_fn(line.substr(0, space), line.substr(space + 1));
+  });
+}
+
 std::vector<std::string_view> BestOf(const std::vector<std::string_view>& types,
                                      const std::vector<int>& weights) {
   int best = 0;
@@ -326,24 +338,12 @@ Result<MimeDatabase> MimeDatabase::Load(const std::string& mime_dir) {
   if (database.globs_ == 0) {
     return Error(Errc::kInvalidArgument, fmt::format("{}: no globs in it", globs_path));
   }
-  text.clear();
-  if (ReadFile(mime_dir + "/aliases", text)) {
-    ForEachLine(text, [&](std::string_view line) {
-      const size_t space = line.find(' ');
-      if (space == std::string_view::npos) return;
-      database.aliases_.emplace(std::string(line.substr(0, space)),
-                                std::string(line.substr(space + 1)));
-    });
-  }
-  text.clear();
-  if (ReadFile(mime_dir + "/subclasses", text)) {
-    ForEachLine(text, [&](std::string_view line) {
-      const size_t space = line.find(' ');
-      if (space == std::string_view::npos) return;
-      database.parents_.emplace(std::string(line.substr(0, space)),
-                                std::string(line.substr(space + 1)));
-    });
-  }
+  ForEachPair(mime_dir + "/aliases", [&](std::string_view alias, std::string_view type) {
+    database.aliases_.emplace(std::string(alias), std::string(type));
+  });
+  ForEachPair(mime_dir + "/subclasses", [&](std::string_view type, std::string_view parent) {
+    database.parents_.emplace(std::string(type), std::string(parent));
+  });
   return database;
 }
 
