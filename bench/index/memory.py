@@ -10,9 +10,14 @@ process the peak Rss, Pss and Pss_File and the peak of the sum over the system's
 threads each running QUERIES through the bus, ROUNDS times, whose median time is printed beside.
 
 Usage: memory.py --build BUILD --corpus CORPUS --work WORK [--setting NAME=READERS,WRITER]...
-       [--no-tracker]
+       [--run LABEL=BUILD[:EXTRACT-ARGS[:VAR=VALUE,...]]]... [--no-tracker]
 (READERS and WRITER in bytes: QUARRY_MMAP_SIZE and QUARRY_WRITER_MMAP_SIZE of quarry-store;
-"default" for the build's own default.)
+"default" for the build's own default. Each --run measures Quarry from another build folder
+(laid out as a build tree: store/daemon/quarry-store, extract/quarry-extract,
+miner-fs/quarry-miner-fs), quarry-extract started with EXTRACT-ARGS (space-separated, e.g.
+"--workers 1") and the services' environment extended by the VAR=VALUE pairs (e.g.
+QUARRY_MALLOC=glibc); with --run, --setting is not used. Besides the index and query phases, "idle"
+is one sample IDLE_S after idle, before the queries.)
 """
 import argparse
 import ctypes
@@ -26,6 +31,7 @@ from gi.repository import GLib
 import index_bench as bench
 
 SAMPLE_S = 0.1
+IDLE_S = 2.0
 QUERY_THREADS = 4
 ROUNDS = 3
 QUERIES = [
@@ -150,6 +156,9 @@ def measure(system, sampler, timeout):
     system.start_miner()
     idle_s = bench.wait_idle(system.idle, start, timeout, work_since=start)
     sampler.sample()
+    time.sleep(IDLE_S)
+    sampler.phase = (system.label, "idle")
+    sampler.sample()
     sampler.phase = (system.label, "queries")
     sampler.sample()
     times = run_queries(system)
@@ -161,11 +170,13 @@ def measure(system, sampler, timeout):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--build", required=True)
+    parser.add_argument("--build")
     parser.add_argument("--corpus", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--setting", action="append", default=[],
                         help="NAME=READERS,WRITER (bytes, or 'default'); repeatable")
+    parser.add_argument("--run", action="append", default=[],
+                        help="LABEL=BUILD[:EXTRACT-ARGS[:VAR=VALUE,...]]; repeatable, instead of --setting")
     parser.add_argument("--no-tracker", action="store_true")
     parser.add_argument("--timeout", type=float, default=1800)
     args = parser.parse_args()
@@ -174,16 +185,37 @@ def main():
     accounting = bench.Accounting()
     sampler = Sampler(accounting)
     settings = args.setting or ["default=default,default"]
+    runs = []  # (label, build, extract args, env)
+    for run in args.run:
+        label, _, spec = run.partition("=")
+        build, _, rest = spec.partition(":")
+        extract_args, _, env = rest.partition(":")
+        runs.append((label, build, extract_args.split(),
+                     dict(pair.split("=", 1) for pair in env.split(",") if pair)))
+    if not runs:
+        if not args.build:
+            parser.error("--build or --run is needed")
+        for setting in settings:
+            label, _, values = setting.partition("=")
+            readers, _, writer = values.partition(",")
+            env = {variable: value for variable, value in (("QUARRY_MMAP_SIZE", readers),
+                                                           ("QUARRY_WRITER_MMAP_SIZE", writer))
+                   if value and value != "default"}
+            runs.append((label, args.build, [], env))
     results = []
-    for setting in settings:
-        label, _, values = setting.partition("=")
-        readers, _, writer = values.partition(",")
+    for label, build, extract_args, env in runs:
         accounting.reset()
-        system = bench.QuarryRun(args.build, corpus, os.path.join(args.work, "quarry-" + label), accounting)
+        system = bench.QuarryRun(build, corpus, os.path.join(args.work, "quarry-" + label), accounting)
         system.label = "Quarry " + label
-        for variable, value in (("QUARRY_MMAP_SIZE", readers), ("QUARRY_WRITER_MMAP_SIZE", writer)):
-            if value and value != "default":
-                system.env[variable] = value
+        system.env.update(env)
+        if extract_args:
+            spawn = system.spawn
+
+            def spawn_with_args(binary, *spawn_args, spawn=spawn, extract_args=extract_args):
+                if binary == "extract/quarry-extract":
+                    spawn_args = (*spawn_args, *extract_args)
+                return spawn(binary, *spawn_args)
+            system.spawn = spawn_with_args
         try:
             results.append((system.label, *measure(system, sampler, args.timeout)))
         finally:
@@ -199,14 +231,16 @@ def main():
     sampler.stopped = True
     files = sum(len(names) for _, _, names in os.walk(corpus))
     print(f"\n{files} files; MiB, peaks sampled every {SAMPLE_S * 1000:.0f} ms (Rss / Pss / Pss_File)\n")
-    print("| system | process | index: Rss | Pss | Pss_File | queries: Rss | Pss | Pss_File | VmHWM |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| system | process | index: Rss | Pss | Pss_File | idle: Rss | Pss | Pss_File "
+          "| queries: Rss | Pss | Pss_File | VmHWM |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for label, idle_s, _, snapshot in results:
         index = sampler.peaks.get((label, "index"), {})
+        idle = sampler.peaks.get((label, "idle"), {})
         queries = sampler.peaks.get((label, "queries"), {})
         for name in sorted(set(index) | set(queries), key=lambda n: (n == "(sum)", n)):
             cells = []
-            for phase in (index, queries):
+            for phase in (index, idle, queries):
                 peak = phase.get(name)
                 cells += [f"{peak['rss']:.0f}", f"{peak['pss']:.0f}", f"{peak['pss_file']:.0f}"] if peak else ["", "", ""]
             hwm = snapshot.get(name, (0, 0))[1] if name != "(sum)" else 0

@@ -5,6 +5,7 @@
 // ontology checks, no ID look-ups: what is left is SQLite's own work for the same rows.
 //
 //   raw_sqlite_save EMPTY_DB FULL_DB OUT_DB [--without-rowid] [--most-specific-types]
+//                   [--no-mirror-triggers] [--partial-indexes]
 // EMPTY_DB: a Quarry database with the schema and no contacts; FULL_DB: the same after the save
 // (phonebook_bench --path embedded); OUT_DB: a copy of EMPTY_DB that receives the rows. Rows of
 // FULL_DB with an ID above EMPTY_DB's largest resource ID are the save's. Prints the rows per
@@ -13,7 +14,11 @@
 // --without-rowid: the type table and the multi-valued tables (rows keyed by UNIQUE (ID, value,
 // graph)) become WITHOUT ROWID tables with that key, one b-tree fewer per row;
 // --most-specific-types: type rows only for a resource's most specific classes (the superclass
-// rows left out, as if derived from rdfs:subClassOf when queried).
+// rows left out, as if derived from rdfs:subClassOf when queried);
+// --no-mirror-triggers: the domain-index triggers dropped (what their AFTER INSERT programs cost
+// for rows whose mirrored values are NULL);
+// --partial-indexes: every single-column index declared in the schema (nrl:indexed, domain
+// indexes) rebuilt as `… WHERE column IS NOT NULL`, so rows without a value add no entry.
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -157,18 +162,58 @@ void WithoutRowid(sqlite3* db) {
   Exec(db, "COMMIT; PRAGMA legacy_alter_table=OFF");
 }
 
+// Drops every domain-index mirror trigger ("<class>_<property>_mirror_<event>").
+void DropMirrorTriggers(sqlite3* db) {
+  std::vector<std::string> names;
+  sqlite3_stmt* list = Prepare(db, "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND "
+                                   "name LIKE '%\\_mirror\\_%' ESCAPE '\\'");
+  while (sqlite3_step(list) == SQLITE_ROW) {
+    names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(list, 0)));
+  }
+  sqlite3_finalize(list);
+  for (const std::string& name : names) Exec(db, "DROP TRIGGER " + Quote(name));
+  std::printf("whatif\tmirror triggers dropped\t%zu\n", names.size());
+}
+
+// Rebuilds each declared single-column index as a partial index of the rows with a value.
+void PartialIndexes(sqlite3* db) {
+  std::vector<std::pair<std::string, std::string>> indexes;  // name, CREATE INDEX text
+  sqlite3_stmt* list = Prepare(db, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND "
+                                   "sql IS NOT NULL AND sql NOT LIKE '%,%' AND sql NOT LIKE "
+                                   "'%WHERE%'");
+  while (sqlite3_step(list) == SQLITE_ROW) {
+    indexes.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(list, 0)),
+                         reinterpret_cast<const char*>(sqlite3_column_text(list, 1)));
+  }
+  sqlite3_finalize(list);
+  Exec(db, "BEGIN");
+  for (const auto& [name, sql] : indexes) {
+    const size_t open = sql.rfind('(');
+    const size_t close = sql.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open) continue;
+    const std::string column = sql.substr(open + 1, close - open - 1);
+    Exec(db, "DROP INDEX " + Quote(name));
+    Exec(db, sql + " WHERE " + column + " IS NOT NULL");
+  }
+  Exec(db, "COMMIT");
+  std::printf("whatif\tpartial indexes\t%zu\n", indexes.size());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool without_rowid = false, most_specific_types = false;
+  bool without_rowid = false, most_specific_types = false, no_mirror_triggers = false,
+       partial_indexes = false;
   for (int i = 4; i < argc; ++i) {
     if (std::strcmp(argv[i], "--without-rowid") == 0) without_rowid = true;
     else if (std::strcmp(argv[i], "--most-specific-types") == 0) most_specific_types = true;
+    else if (std::strcmp(argv[i], "--no-mirror-triggers") == 0) no_mirror_triggers = true;
+    else if (std::strcmp(argv[i], "--partial-indexes") == 0) partial_indexes = true;
     else argc = 0;
   }
   if (argc < 4) {
     std::fprintf(stderr, "usage: raw_sqlite_save EMPTY_DB FULL_DB OUT_DB [--without-rowid] "
-                         "[--most-specific-types]\n");
+                         "[--most-specific-types] [--no-mirror-triggers] [--partial-indexes]\n");
     return 2;
   }
   sqlite3* empty = Open(argv[1]);
@@ -221,6 +266,8 @@ int main(int argc, char** argv) {
   Exec(out, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; "
             "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384; PRAGMA mmap_size=268435456;");
   if (without_rowid) WithoutRowid(out);
+  if (no_mirror_triggers) DropMirrorTriggers(out);
+  if (partial_indexes) PartialIndexes(out);
   Exec(out, "PRAGMA wal_checkpoint(TRUNCATE)");
   std::vector<sqlite3_stmt*> inserts;
   for (const TableRows& table : tables) {

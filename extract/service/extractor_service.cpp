@@ -48,7 +48,9 @@ void ExtractorService::Stop() {
     }
   }
   jobs_changed_.notify_all();
+  lookup_wanted_.notify_all();
   stop_requested_.notify_all();
+  room_freed_.notify_all();
   if (dispatcher_.joinable()) dispatcher_.join();
   for (std::thread& slot : slots_) {
     if (slot.joinable()) slot.join();
@@ -192,7 +194,7 @@ void ExtractorService::DispatchLoop() {
       // never wait for the lookup's round trip; no more ahead, so a Queue call overtakes the
       // backlog after at most that many files.
       std::unique_lock lock(mutex_);
-      jobs_changed_.wait(lock, [this] { return stopping_ || NeedsLookup(jobs_.size(), settings_.workers); });
+      lookup_wanted_.wait(lock, [this] { return stopping_ || NeedsLookup(jobs_.size(), settings_.workers); });
     }
     std::vector<std::string> urls = queue_.Take(kLookupBatch);
     if (urls.empty()) return;  // closed
@@ -202,12 +204,14 @@ void ExtractorService::DispatchLoop() {
       in_dispatch_ = urls.size();
     }
     while (!stopping_ && !Dispatch(urls)) std::this_thread::sleep_for(kRetryPause);
+    bool wake_writer = false;
     {
       const std::lock_guard lock(mutex_);
       dispatching_ = false;
       in_dispatch_ = 0;
+      wake_writer = !to_write_.empty() && WriterMayProceedLocked();
     }
-    written_changed_.notify_all();  // nothing more may be in flight now
+    if (wake_writer) written_changed_.notify_all();  // nothing more may be in flight now
   }
 }
 

@@ -125,8 +125,10 @@ class ExtractorService {
   void WriterLoop();
   std::vector<Written> WriteBatch(std::vector<Written>& batch);
   void Counted(const Written& written);
+  void SetStoreAway(bool away);  // and wakes slots waiting for room
   void AnswerPendingMetadata();
   bool MoreInFlightLocked() const;  // holds mutex_
+  bool WriterMayProceedLocked() const;  // holds mutex_
   // One bus connection per thread that talks to the store (the dispatcher's lookups, the
   // writer's batches), so a lookup never waits behind a write in progress: the store answers
   // queries on its reader threads while its writer commits.
@@ -141,9 +143,11 @@ class ExtractorService {
   std::atomic<bool> stopping_{false};
 
   mutable std::mutex mutex_;  // guards everything below up to the threads
-  std::condition_variable jobs_changed_;
+  std::condition_variable jobs_changed_;   // jobs for the slots
+  std::condition_variable lookup_wanted_;  // the dispatcher: jobs ran low (NeedsLookup)
   std::condition_variable written_changed_;
   std::condition_variable stop_requested_;  // wakes slots resting for the CPU budget
+  std::condition_variable room_freed_;  // the writer wrote results, or found the store away
   std::deque<Job> jobs_;
   std::deque<Written> to_write_;
   std::vector<std::string> current_;  // per slot
@@ -151,6 +155,10 @@ class ExtractorService {
   size_t unwritten_ = 0;        // results in to_write_ or in the writer's hands
   size_t unwritten_bytes_ = 0;
   bool overflow_reported_ = false;
+  // The writer's last attempt found the store away (no connection, or a connection error).
+  // Only then does a result past max_unwritten go back to the queue; while the store is there
+  // but slower than the workers, a slot waits for room instead of extracting a file twice.
+  bool store_away_ = false;
   size_t in_dispatch_ = 0;      // URLs the dispatcher holds (waiting for the store lookup)
   bool loaded_ = false;
   bool dispatching_ = false;

@@ -55,6 +55,7 @@ void ExtractorService::SlotLoop(size_t slot) {
   EnsureWorker(slot, worker);  // at once, so GetStatus lists every worker before any file
   while (!stopping_) {
     Job job;
+    bool wake_dispatcher = false;
     {
       std::unique_lock lock(mutex_);
       jobs_changed_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
@@ -62,8 +63,10 @@ void ExtractorService::SlotLoop(size_t slot) {
       job = std::move(jobs_.front());
       jobs_.pop_front();
       current_[slot] = job.url;
+      // The dispatcher fetches the next batch once the jobs run low (NeedsLookup), not before.
+      wake_dispatcher = NeedsLookup(jobs_.size(), settings_.workers);
     }
-    jobs_changed_.notify_all();  // the dispatcher may fetch the next batch
+    if (wake_dispatcher) lookup_wanted_.notify_one();
     RunJob(slot, worker, job);
   }
   const std::lock_guard lock(mutex_);
@@ -76,9 +79,13 @@ void ExtractorService::RunJob(size_t slot, std::unique_ptr<WorkerProcess>& worke
   std::chrono::microseconds cpu_used{0};
   const auto started = std::chrono::steady_clock::now();
   if (worker) {
-    const auto cpu_before = worker->CpuTime();
+    // The worker's CPU time only matters under a budget (100% never rests): two clock calls
+    // per file saved otherwise.
+    const bool budgeted = settings_.cpu_percent < 100;
+    const auto cpu_before = budgeted ? worker->CpuTime() : std::nullopt;
     outcome = worker->Run(job.path, job.url, job.file_iri, settings_.time_limit);
-    const auto cpu_after = worker->CpuTime();  // nullopt when the worker died on the file
+    // nullopt when the worker died on the file
+    const auto cpu_after = budgeted ? worker->CpuTime() : std::nullopt;
     if (cpu_before && cpu_after) cpu_used = *cpu_after - *cpu_before;
   } else {
     outcome.text = "cannot start a worker process";
@@ -93,11 +100,13 @@ void ExtractorService::RunJob(size_t slot, std::unique_ptr<WorkerProcess>& worke
     // Killed by Stop(): not the file's fault; it stays unextracted for the next start.
     Finish(job, std::move(outcome));
   }
+  bool wake_writer = false;
   {
     const std::lock_guard lock(mutex_);
     current_[slot].clear();
+    wake_writer = WriterMayProceedLocked();
   }
-  written_changed_.notify_all();  // a writer waiting for more results may have all there is
+  if (wake_writer) written_changed_.notify_all();  // it may have all there is now
   if (!stopping_) EnsureWorker(slot, worker);  // a dead worker is replaced at once
   RestFor(miner::RestAfter(cpu_used, wall, settings_.cpu_percent));
 }
@@ -126,15 +135,23 @@ void ExtractorService::Finish(const Job& job, Outcome outcome) {
           StateOnlyUpdate(job.file_iri, job.url, job.mtime_us, result.text, result.module);
       break;
   }
+  bool wake_writer = true;  // a result that goes back to the queue changes nothing: harmless
   {
-    const std::lock_guard lock(mutex_);
-    const bool has_room =
-        unwritten_ == 0 || (unwritten_ < settings_.max_unwritten &&
-                            unwritten_bytes_ + written.update.size() <= settings_.max_unwritten_bytes);
+    std::unique_lock lock(mutex_);
+    const auto fits = [&] {
+      return unwritten_ == 0 ||
+             (unwritten_ < settings_.max_unwritten &&
+              unwritten_bytes_ + written.update.size() <= settings_.max_unwritten_bytes);
+    };
+    // The store is there but busy (its writes slower than the workers): wait for the writer to
+    // make room rather than drop a result whose file would be extracted again.
+    room_freed_.wait(lock, [&] { return fits() || store_away_ || stopping_; });
+    const bool has_room = fits();
     if (has_room) {
       ++unwritten_;
       unwritten_bytes_ += written.update.size();
       to_write_.push_back(std::move(written));
+      wake_writer = WriterMayProceedLocked();
     } else if (!overflow_reported_) {
       overflow_reported_ = true;
       LogWarning(fmt::format("{} results wait for the store: further files go back to the queue",
@@ -142,7 +159,7 @@ void ExtractorService::Finish(const Job& job, Outcome outcome) {
     }
     if (!has_room) queue_.PushBacklog({job.url});  // extracted again once there is room
   }
-  written_changed_.notify_all();
+  if (wake_writer) written_changed_.notify_all();
 }
 
 // ---- writer: one update per file, many files per BatchSparqlUpdate (one transaction) ----
@@ -159,7 +176,8 @@ void ExtractorService::WriterLoop() {
       // More results are coming: let the batch fill (write_linger in the header).
       const auto deadline = std::chrono::steady_clock::now() + settings_.write_linger;
       written_changed_.wait_until(lock, deadline, [this] {
-        return to_write_.size() >= kWriteBatch || stopping_ || !MoreInFlightLocked();
+        return to_write_.size() >= kWriteBatch || to_write_.size() >= settings_.max_unwritten ||
+               stopping_ || !MoreInFlightLocked();
       });
       while (!to_write_.empty() && batch.size() < kWriteBatch) {
         batch.push_back(std::move(to_write_.front()));
@@ -187,6 +205,14 @@ void ExtractorService::WriterLoop() {
   }
 }
 
+// Whether the writer, waiting for results (WriterLoop), would now go on: the first result
+// (it waits for one), a full batch, or nothing more to wait for. Anything else would wake it
+// only to sleep again, a context switch per file.
+bool ExtractorService::WriterMayProceedLocked() const {
+  return to_write_.size() == 1 || to_write_.size() >= kWriteBatch ||
+         to_write_.size() >= settings_.max_unwritten || !MoreInFlightLocked();
+}
+
 bool ExtractorService::MoreInFlightLocked() const {
   if (!jobs_.empty() || in_dispatch_ > 0 || dispatching_ || queue_.size() > 0) return true;
   for (const std::string& url : current_) {
@@ -207,10 +233,21 @@ void ExtractorService::Counted(const Written& written) {
   overflow_reported_ = false;
 }
 
+void ExtractorService::SetStoreAway(bool away) {
+  {
+    const std::lock_guard lock(mutex_);
+    store_away_ = away;
+  }
+  room_freed_.notify_all();  // results written, or slots waiting for room must not wait on
+}
+
 std::vector<ExtractorService::Written> ExtractorService::WriteBatch(std::vector<Written>& batch) {
   const std::lock_guard store_lock(write_link_.mutex);
   Connection* store = StoreLocked(write_link_);
-  if (store == nullptr) return std::move(batch);
+  if (store == nullptr) {
+    SetStoreAway(true);
+    return std::move(batch);
+  }
   Batch request = store->CreateBatch();
   for (const Written& written : batch) request.Add(written.update);
   const auto executed = request.Execute();
@@ -220,11 +257,13 @@ std::vector<ExtractorService::Written> ExtractorService::WriteBatch(std::vector<
       ++write_batches_;
     }
     for (const Written& written : batch) Counted(written);
+    SetStoreAway(false);
     return {};
   }
   if (IsStoreAway(executed.error())) {
     LogWarning(executed.error().ToString());
     write_link_.connection.reset();
+    SetStoreAway(true);
     return std::move(batch);
   }
   // One bad update must not lose the others: each alone, and a refused one as a failure.
@@ -246,12 +285,14 @@ std::vector<ExtractorService::Written> ExtractorService::WriteBatch(std::vector<
     }
     if (!done && IsStoreAway(done.error())) {
       write_link_.connection.reset();
+      SetStoreAway(true);
       return {std::make_move_iterator(batch.begin() + static_cast<ptrdiff_t>(i)),
               std::make_move_iterator(batch.end())};
     }
     // A state-only update the store refuses too: counted, nothing more can be recorded.
     Counted(written);
   }
+  SetStoreAway(false);
   return {};
 }
 

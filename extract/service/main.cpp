@@ -16,6 +16,7 @@
 #include "extract/service/sandbox.h"
 #include "extract/service/worker_main.h"
 #include "miner-fs/config.h"
+#include "store/common/process_memory.h"
 
 namespace {
 
@@ -105,6 +106,8 @@ int RunService(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before any thread; a worker (the same binary) gets the same settings (process_memory.h).
+  quarry::ConfigureMalloc("quarry-extract");
   Options options;
   options.config_file = quarry::miner::DefaultConfigFile().string();
   CLI::App app{"quarry-extract: extracts metadata and text of files into the Quarry store"};

@@ -17,22 +17,24 @@
 namespace quarry::extract::service {
 namespace {
 
-std::string Tagged(char tag, std::string_view text) {
-  std::string frame(1, tag);
-  frame.append(text);
-  return frame;
-}
+// A tagged answer frame; tag 0: the pipe broke, nothing to send.
+struct Answer {
+  char tag = 0;
+  std::string text;
+};
+
+Answer Tagged(char tag, std::string text) { return Answer{tag, std::move(text)}; }
 
 // One file: the module's name first, then the outcome. Exceptions a module lets escape (a
 // std::bad_alloc under RLIMIT_AS above all) become the file's error instead of a crash.
-std::string ExtractOne(const Registry& registry, const std::string& path, const std::string& url,
+Answer ExtractOne(const Registry& registry, const std::string& path, const std::string& url,
                        const std::string& file_iri, const Limits& limits) {
   auto prepared = PrepareFile(registry, path);
   if (!prepared) {
     const bool nothing = prepared.error().code() == Errc::kUnsupported;
     return Tagged(nothing ? kTagNothing : kTagError, prepared.error().ToString());
   }
-  if (!WriteFrame(STDOUT_FILENO, Tagged(kTagModule, prepared->module->name()))) return {};
+  if (!WriteTaggedFrame(STDOUT_FILENO, kTagModule, prepared->module->name())) return {};
   try {
     auto result = ExtractPrepared(*prepared, limits);
     if (!result) return Tagged(kTagError, result.error().ToString());
@@ -78,8 +80,8 @@ int RunWorker(const WorkerSettings& settings) {
     for (std::string* field : {&path, &url, &file_iri}) {
       if (reader.Read(*field) != FrameReader::Status::kFrame) return 0;
     }
-    const std::string answer = ExtractOne(registry, path, url, file_iri, settings.limits);
-    if (answer.empty() || !WriteFrame(STDOUT_FILENO, answer)) return 3;
+    const Answer answer = ExtractOne(registry, path, url, file_iri, settings.limits);
+    if (answer.tag == 0 || !WriteTaggedFrame(STDOUT_FILENO, answer.tag, answer.text)) return 3;
   }
 }
 

@@ -102,8 +102,7 @@ Result<void> WorkerProcess::WaitReady(std::chrono::milliseconds limit) {
 Outcome WorkerProcess::Run(const std::string& path, const std::string& url,
                            const std::string& file_iri, std::chrono::milliseconds time_limit) {
   Outcome outcome;
-  if (!WriteFrame(to_worker_, path) || !WriteFrame(to_worker_, url) ||
-      !WriteFrame(to_worker_, file_iri)) {
+  if (!WriteFrames(to_worker_, {path, url, file_iri})) {
     outcome.text = Reap(/*killed_for_time=*/true);
     return outcome;
   }

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,11 @@ inline constexpr uint32_t kMaxFrameBytes = 512u << 20;
 
 // Writes one frame completely (EINTR retried). kIo when the peer is gone (EPIPE).
 Result<void> WriteFrame(int fd, std::string_view payload);
+// Several frames in one writev (the same bytes as WriteFrame for each in turn): a peer blocked
+// in a read wakes once for all of them instead of once per header and payload.
+Result<void> WriteFrames(int fd, std::initializer_list<std::string_view> payloads);
+// One frame of `tag` followed by `text`, without copying `text` (one writev).
+Result<void> WriteTaggedFrame(int fd, char tag, std::string_view text);
 
 class FrameReader {
  public:
@@ -42,7 +48,8 @@ class FrameReader {
  private:
   bool Fill(size_t wanted, std::chrono::steady_clock::time_point deadline, Status& status);
   int fd_;
-  std::string buffer_;
+  std::string buffer_;  // bytes read, the next frame from start_
+  size_t start_ = 0;
 };
 
 }  // namespace quarry::extract::service

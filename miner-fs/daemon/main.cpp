@@ -23,6 +23,7 @@
 #include "miner-fs/log.h"
 #include "miner-fs/miner.h"
 #include "miner-fs/miner_adaptor.h"
+#include "store/common/process_memory.h"
 #include "store/common/unique_fd.h"
 
 namespace {
@@ -125,6 +126,7 @@ int Run(MinerOptions options, const std::string& bus_address) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  quarry::ConfigureMalloc("quarry-miner-fs");  // before any thread (process_memory.h)
   CLI::App app{"quarry-miner-fs: indexes files into the Quarry store (D-Bus name org.quarry.Miner.Files)"};
   std::string bus_address;
   if (const char* address = std::getenv("DBUS_SESSION_BUS_ADDRESS")) bus_address = address;

@@ -6,9 +6,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "store/common/process_memory.h"
 #include "store/ipc/store_service.h"
 
 int main(int argc, char** argv) {
+  quarry::ConfigureMalloc("quarry-store");  // before any thread (process_memory.h)
   CLI::App app{"quarry-store: the Quarry store service (D-Bus name org.quarry.Store1)"};
   quarry::ipc::DaemonOptions options;
   std::string database = quarry::ipc::DefaultDatabaseDir();

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <string>
+
 #include "store/engine/sqlite/transaction.h"
 #include "store/schema/ddl.h"
 #include "store/schema/migration_plan.h"
@@ -17,6 +20,25 @@ Result<bool> HasTable(Database& db, std::string_view table) {
                           db.Prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1"));
   QUARRY_TRY(statement.Bind(1, table));
   return statement.Step();
+}
+
+// A database made before the indexes on single-valued columns were partial: its full ones are
+// rebuilt as partial ones (schema::PartialIndexUpgradeSql; nothing when all are partial).
+Result<void> EnsurePartialIndexes(Database& db, const ontology::Ontology& ontology) {
+  QUARRY_ASSIGN_OR_RETURN(
+      Statement select,
+      db.Prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"));
+  std::map<std::string, std::string> stored;
+  for (;;) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, select.Step());
+    if (!has_row) break;
+    stored.emplace(std::string(select.ColumnText(0)), std::string(select.ColumnText(1)));
+  }
+  const std::vector<std::string> upgrade = schema::PartialIndexUpgradeSql(ontology, stored);
+  if (upgrade.empty()) return Ok();
+  QUARRY_ASSIGN_OR_RETURN(Transaction transaction, Transaction::Begin(db, TransactionMode::kImmediate));
+  for (const std::string& sql : upgrade) QUARRY_TRY(db.Exec(sql));
+  return transaction.Commit();
 }
 
 Result<std::vector<OntologyFile>> StoredOntology(Database& db) {
@@ -108,11 +130,15 @@ Result<SchemaState> EnsureSchema(Database& db, const std::vector<OntologyFile>& 
                                [](const OntologyFile& a, const OntologyFile& b) {
                                  return a.name == b.name && a.text == b.text;
                                });
-  if (same || !writable) return SchemaState{std::move(*old_ontology), {}};
+  if (same || !writable) {
+    if (writable) QUARRY_TRY(EnsurePartialIndexes(db, **old_ontology));
+    return SchemaState{std::move(*old_ontology), {}};
+  }
   QUARRY_ASSIGN_OR_RETURN(auto new_ontology, ontology::LoadOntologyTexts(files));
   const schema::MigrationPlan plan = schema::PlanMigration(**old_ontology, *new_ontology);
   auto ran = RunPlan(db, plan, files);
   if (!ran) return std::move(ran).error().WithContext("ontology migration");
+  QUARRY_TRY(EnsurePartialIndexes(db, *new_ontology));  // the indexes the plan left as they were
   std::vector<std::string> changes = plan.summary;
   if (changes.empty()) changes.push_back("ontology files changed without schema changes");
   return SchemaState{std::move(new_ontology), std::move(changes)};

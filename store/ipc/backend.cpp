@@ -8,6 +8,7 @@
 
 #include "store/ipc/database_recovery.h"
 #include "store/ipc/log.h"
+#include "store/ipc/query_parameters.h"
 
 namespace quarry::ipc {
 namespace {
@@ -71,6 +72,7 @@ std::filesystem::path Backend::database_file() const {
 void Backend::Start() {
   for (int i = 0; i < options_.reader_count; ++i) reader_wakeups_.emplace_back();
   reader_idle_.assign(static_cast<size_t>(options_.reader_count), false);
+  reader_lent_.assign(static_cast<size_t>(options_.reader_count), false);
   for (size_t i = 0; i < static_cast<size_t>(options_.reader_count); ++i) {
     reader_threads_.emplace_back([this, i] { ReaderLoop(i); });
   }
@@ -91,23 +93,73 @@ std::optional<Error> Backend::RefusalLocked() const {
   return std::nullopt;
 }
 
-void Backend::SubmitRead(StoreJob job) {
+void Backend::SubmitRead(StoreJob job, std::optional<size_t> cost_key) {
   std::optional<Error> refusal;
   std::optional<size_t> wake;
+  std::optional<size_t> lent;
   {
     const std::lock_guard lock(mutex_);
     refusal = RefusalLocked();
     if (!refusal) {
-      reads_.push_back(std::move(job));
-      if (!idle_readers_.empty()) {  // else a busy reader takes it when its job is done
-        wake = idle_readers_.back();
+      if (cost_key && serving_ && reads_.empty() && !idle_readers_.empty() &&
+          KnownShortLocked(*cost_key)) {
+        // Run it here with the warm idle reader's connection; its thread stays asleep.
+        lent = idle_readers_.back();
         idle_readers_.pop_back();
-        reader_idle_[*wake] = false;
+        reader_idle_[*lent] = false;
+        reader_lent_[*lent] = true;
+        ++active_reads_;
+      } else {
+        reads_.push_back({std::move(job), cost_key});
+        if (!idle_readers_.empty()) {  // else a busy reader takes it when its job is done
+          wake = idle_readers_.back();
+          idle_readers_.pop_back();
+          reader_idle_[*wake] = false;
+        }
       }
     }
   }
   if (refusal) return job.fail(*refusal);
+  if (lent) return RunLent(*lent, std::move(job), *cost_key);
   if (wake) reader_wakeups_[*wake].notify_one();
+}
+
+void Backend::RunLent(size_t index, StoreJob job, size_t cost_key) {
+  ProcessQueryStatistics().inline_reads.fetch_add(1, std::memory_order_relaxed);
+  const auto start = std::chrono::steady_clock::now();
+  job.run(*reader_stores_[index]);
+  const auto took = std::chrono::steady_clock::now() - start;
+  bool wake = false;
+  {
+    const std::lock_guard lock(mutex_);
+    RecordCostLocked(cost_key, took);
+    --active_reads_;
+    reader_lent_[index] = false;
+    // Reads queued meanwhile found no idle reader and wait for a busy one: this one.
+    wake = !reads_.empty() || stopping_ || open_error_.has_value();
+    if (!wake) {
+      idle_readers_.push_back(index);  // again the most recently idle
+      reader_idle_[index] = true;
+    }
+  }
+  if (wake) reader_wakeups_[index].notify_one();
+  state_changed_.notify_all();
+}
+
+bool Backend::KnownShortLocked(size_t cost_key) const {
+  if (options_.inline_read_budget.count() <= 0) return false;
+  const auto found = read_is_short_.find(cost_key);
+  return found != read_is_short_.end() && found->second;
+}
+
+void Backend::RecordCostLocked(std::optional<size_t> cost_key,
+                               std::chrono::steady_clock::duration took) {
+  if (!cost_key || options_.inline_read_budget.count() <= 0) return;
+  constexpr size_t kMaxRememberedReads = 4096;
+  if (read_is_short_.size() >= kMaxRememberedReads && !read_is_short_.contains(*cost_key)) {
+    read_is_short_.clear();
+  }
+  read_is_short_[*cost_key] = took <= options_.inline_read_budget;
 }
 
 void Backend::WakeAllReaders() {
@@ -213,14 +265,16 @@ std::optional<StoreJob> Backend::NextWrite(std::optional<std::chrono::millisecon
 
 void Backend::ReaderLoop(size_t index) {
   for (;;) {
-    StoreJob job;
+    ReadJob job;
     {
       std::unique_lock lock(mutex_);
-      const auto ready = [this] {
-        return (serving_ && !reads_.empty()) || (stopping_ && reads_.empty()) || open_error_;
+      // While its connection is lent (RunLent), the reader takes nothing.
+      const auto ready = [this, index] {
+        return !reader_lent_[index] &&
+               ((serving_ && !reads_.empty()) || (stopping_ && reads_.empty()) || open_error_);
       };
       while (!ready()) {
-        if (!reader_idle_[index]) {  // (again) the most recently idle reader
+        if (!reader_idle_[index] && !reader_lent_[index]) {  // (again) the most recently idle
           idle_readers_.push_back(index);
           reader_idle_[index] = true;
         }
@@ -235,10 +289,19 @@ void Backend::ReaderLoop(size_t index) {
       reads_.pop_front();
       ++active_reads_;
     }
-    job.run(*reader_stores_[index]);
+    const auto start = std::chrono::steady_clock::now();
+    job.job.run(*reader_stores_[index]);
+    const auto took = std::chrono::steady_clock::now() - start;
     {
       const std::lock_guard lock(mutex_);
+      RecordCostLocked(job.cost_key, took);
       --active_reads_;
+      // Idle from now on, not from when this thread next takes the lock: the next read may
+      // already be submitted (and could run inline with this connection).
+      if (reads_.empty() && !reader_idle_[index]) {
+        idle_readers_.push_back(index);
+        reader_idle_[index] = true;
+      }
     }
     state_changed_.notify_all();
   }
@@ -248,7 +311,9 @@ void Backend::FailQueued(const Error& error) {
   std::deque<StoreJob> failed;
   {
     const std::lock_guard lock(mutex_);
-    for (auto* queue : {&reads_, &interactive_writes_, &miner_writes_}) {
+    for (ReadJob& read : reads_) failed.push_back(std::move(read.job));
+    reads_.clear();
+    for (auto* queue : {&interactive_writes_, &miner_writes_}) {
       for (StoreJob& job : *queue) failed.push_back(std::move(job));
       queue->clear();
     }

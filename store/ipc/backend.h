@@ -6,7 +6,8 @@
 //   interactive ones before miner batches (UpdateSource), so an application's edit never
 //   waits behind a crawl.
 // - Each reader thread owns a read-only Store on the same file (a WAL reader: it never blocks
-//   the writer nor waits for it) and takes read jobs from one shared queue.
+//   the writer nor waits for it) and takes read jobs from one shared queue. A read known to be
+//   short runs on the submitting thread with an idle reader's connection instead (inline reads).
 // - While the database is unavailable (opening, a restore swapping files) jobs queue up and
 //   run afterwards; nothing is refused for being busy.
 // - Shutdown() stops accepting, then runs every queued job before closing: an update that was
@@ -24,6 +25,7 @@
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "store/common/result.h"
@@ -51,6 +53,12 @@ struct BackendOptions {
   // in the quad table. An existing open-mode database opens in open mode either way.
   bool open_mode = false;
   int reader_count = 4;
+  // A read whose query ran within this budget the last time (on any reader) runs on the thread
+  // that submits it (the bus thread), with the connection of the reader that went idle last,
+  // when that reader is idle and no read is queued: no hand-off to a reader thread and back
+  // (issue 7, store reads: ~2 context switches per small query). Measured on each run, so a
+  // text that turns slow goes back to the reader threads. Zero: never inline.
+  std::chrono::microseconds inline_read_budget{1000};
   // Installed on the writer's Store (also after a restore reopens it): receives each commit's
   // changes for the class signals (signal_emitter.h). Empty = no change capture.
   engine::ChangeSink change_sink;
@@ -68,7 +76,9 @@ class Backend {
   // Blocks until the first open finished: Ok, or why the store cannot serve.
   Result<void> WaitUntilOpen();
 
-  void SubmitRead(StoreJob job);
+  // `cost_key` names the query (a hash of its text) for the inline-read rule above; nullopt:
+  // always a reader thread. Called from the bus thread, the job may have run when this returns.
+  void SubmitRead(StoreJob job, std::optional<size_t> cost_key = std::nullopt);
   void SubmitWrite(UpdateSource source, StoreJob job);
   // The source of the write job now running (writer thread only).
   UpdateSource running_source() const { return running_source_; }
@@ -104,6 +114,15 @@ class Backend {
   std::optional<StoreJob> NextWrite(std::optional<std::chrono::milliseconds> idle_after, bool& idle);
   void FailQueued(const Error& error);
   void WakeAllReaders();
+  // Runs `job` on this thread with reader `index`'s connection, lent by SubmitRead.
+  void RunLent(size_t index, StoreJob job, size_t cost_key);
+  bool KnownShortLocked(size_t cost_key) const;
+  void RecordCostLocked(std::optional<size_t> cost_key, std::chrono::steady_clock::duration took);
+
+  struct ReadJob {
+    StoreJob job;
+    std::optional<size_t> cost_key;
+  };
 
   BackendOptions options_;
   StatusBoard& status_;
@@ -116,9 +135,12 @@ class Backend {
   std::deque<std::condition_variable> reader_wakeups_;
   std::vector<size_t> idle_readers_;  // waiting readers, the most recently idle last
   std::vector<bool> reader_idle_;     // reader i is in idle_readers_
+  std::vector<bool> reader_lent_;     // reader i's connection runs a read on another thread
+  // Query (cost key) → its last run was within inline_read_budget. Bounded: cleared when full.
+  std::unordered_map<size_t, bool> read_is_short_;
   std::condition_variable writes_ready_;   // a write job arrived, or stopping
   std::condition_variable state_changed_;  // open finished, readers went idle
-  std::deque<StoreJob> reads_;
+  std::deque<ReadJob> reads_;
   std::deque<StoreJob> interactive_writes_;
   std::deque<StoreJob> miner_writes_;
   bool serving_ = false;   // readers may run jobs

@@ -90,6 +90,7 @@ void RegisterStatus(sdbus::IObject& object, StatusBoard& status) {
         return std::map<std::string, uint64_t>{
             {"translated", statistics.translated.load(std::memory_order_relaxed)},
             {"reused", statistics.reused.load(std::memory_order_relaxed)},
+            {"inline_reads", statistics.inline_reads.load(std::memory_order_relaxed)},
             // FD streams (outgoing_blocks.h): unsent bytes in memory now and at most, and
             // bytes that waited in a spill file.
             {"stream_buffered_bytes", ProcessStreamBudget().held_bytes()},

@@ -45,6 +45,8 @@ Result<engine::QueryParameters> DecodeParameters(const sdbus::Variant &value);
 struct QueryStatistics {
   std::atomic<uint64_t> translated{0};
   std::atomic<uint64_t> reused{0};
+  // Reads run on the bus thread with an idle reader's connection (backend.h, issue 7).
+  std::atomic<uint64_t> inline_reads{0};
 };
 QueryStatistics &ProcessQueryStatistics();
 

@@ -63,13 +63,54 @@ std::string CreateMultiValuedTableSql(const ontology::Ontology& ontology,
       Quote(storage.graph_column));
 }
 
+std::string ValueIndexSql(const std::string& index, const std::string& table,
+                          const std::string& column) {
+  return fmt::format("CREATE INDEX IF NOT EXISTS {0} ON {1} ({2}) WHERE {2} IS NOT NULL",
+                     Quote(index), Quote(table), Quote(column));
+}
+
 std::vector<std::string> PropertyIndexSql(const ontology::Ontology& ontology,
                                           const ontology::Property& property) {
   if (!property.indexed) return {};
   const PropertyStorage storage = Names(ontology).StorageOf(property);
-  return {fmt::format("CREATE INDEX IF NOT EXISTS {} ON {} ({})",
-                      Quote(IndexName(storage.table, storage.column)), Quote(storage.table),
-                      Quote(storage.column))};
+  const std::string index = IndexName(storage.table, storage.column);
+  if (!storage.multi_valued) return {ValueIndexSql(index, storage.table, storage.column)};
+  // A multi-valued table has a row only where there is a value (the column is NOT NULL).
+  return {fmt::format("CREATE INDEX IF NOT EXISTS {} ON {} ({})", Quote(index),
+                      Quote(storage.table), Quote(storage.column))};
+}
+
+std::vector<ValueIndex> SingleValuedIndexes(const ontology::Ontology& ontology) {
+  const Names names(ontology);
+  std::vector<ValueIndex> indexes;
+  for (const ontology::Property& property : ontology.properties()) {
+    if (!property.indexed || property.multi_valued()) continue;
+    const PropertyStorage storage = names.StorageOf(property);
+    const std::string index = IndexName(storage.table, storage.column);
+    indexes.push_back({index, ValueIndexSql(index, storage.table, storage.column)});
+  }
+  for (const ontology::Class& cls : ontology.classes()) {
+    for (const std::string& property_iri : cls.domain_indexes) {
+      const ontology::Property* property = ontology.FindProperty(property_iri);
+      if (!property) continue;
+      const std::string index = IndexName(names.ClassTable(cls), property->name);
+      indexes.push_back(
+          {index, ValueIndexSql(index, names.ClassTable(cls), names.MirrorColumn(*property))});
+    }
+  }
+  return indexes;
+}
+
+std::vector<std::string> PartialIndexUpgradeSql(
+    const ontology::Ontology& ontology, const std::map<std::string, std::string>& stored) {
+  std::vector<std::string> statements;
+  for (const ValueIndex& index : SingleValuedIndexes(ontology)) {
+    const auto found = stored.find(index.name);
+    if (found == stored.end() || found->second.find(" WHERE ") != std::string::npos) continue;
+    statements.push_back(fmt::format("DROP INDEX IF EXISTS {}", Quote(index.name)));
+    statements.push_back(index.create_sql);
+  }
+  return statements;
 }
 
 std::vector<std::string> DropPropertyIndexSql(const ontology::Ontology& ontology,

@@ -2,6 +2,7 @@
 // Thread-safety: free functions over const data.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,11 +24,30 @@ std::vector<std::string> AddSingleValuedColumnSql(const ontology::Ontology& onto
                                                   const ontology::Property& property);
 std::string CreateMultiValuedTableSql(const ontology::Ontology& ontology,
                                       const ontology::Property& property);
-// CREATE INDEX for an nrl:indexed property (empty when it is not indexed).
+// CREATE INDEX for an nrl:indexed property (empty when it is not indexed). On a class-table
+// column the index is partial, `WHERE <column> IS NOT NULL` (SCHEMA.md, Indexes).
 std::vector<std::string> PropertyIndexSql(const ontology::Ontology& ontology,
                                           const ontology::Property& property);
 std::vector<std::string> DropPropertyIndexSql(const ontology::Ontology& ontology,
                                               const ontology::Property& property);
+// CREATE INDEX of an index on a single-valued column: partial, `WHERE <column> IS NOT NULL`.
+std::string ValueIndexSql(const std::string& index, const std::string& table,
+                          const std::string& column);
+
+// The indexes of `ontology` on single-valued columns (nrl:indexed class-table columns and
+// domain-index mirrors), each with its partial CREATE INDEX.
+struct ValueIndex {
+  std::string name;
+  std::string create_sql;
+};
+std::vector<ValueIndex> SingleValuedIndexes(const ontology::Ontology& ontology);
+
+// A database made before those indexes were partial has full ones (an entry per row, NULL or
+// not). `stored`: index name -> its SQL in sqlite_schema. Returns DROP INDEX + CREATE INDEX for
+// each of SingleValuedIndexes() that is stored without a WHERE; nothing when all are partial.
+std::vector<std::string> PartialIndexUpgradeSql(const ontology::Ontology& ontology,
+                                                const std::map<std::string, std::string>& stored);
+
 // INSERT OR IGNORE of the Resource rows of every class and property (their IDs are public).
 std::vector<std::string> OntologyResourcesSql(const ontology::Ontology& ontology);
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "store/schema/ddl.h"
 #include "store/schema/names.h"
 
 namespace quarry::schema {
@@ -29,9 +30,8 @@ std::vector<std::string> DomainIndexSql(const ontology::Ontology& ontology,
         "UPDATE {0} SET {1} = (SELECT S.{1} FROM {2} AS S WHERE S.ID = {0}.ID)", mirror_table,
         column, source_table));
   }
-  statements.push_back(fmt::format("CREATE INDEX IF NOT EXISTS {} ON {} ({})",
-                                   Quote(IndexName(names.ClassTable(cls), property.name)),
-                                   mirror_table, column));
+  statements.push_back(ValueIndexSql(IndexName(names.ClassTable(cls), property.name),
+                                     names.ClassTable(cls), names.MirrorColumn(property)));
   // A resource that gains the subclass type after the value was set copies it once. The WHEN
   // spares the UPDATE when the writer already put the right value in the new row (the engine's
   // bulk path does: an UPDATE per new row was a tenth of a bulk import, issue 2).

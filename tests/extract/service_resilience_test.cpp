@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 #include <signal.h>
 
+#include <fmt/format.h>
+
 #include <condition_variable>
 #include <mutex>
 
@@ -128,6 +130,24 @@ TEST_CASE("quarry-extract: past the bound of kept results, files go back to the 
     return Current(status).empty() && U32(status, "unwritten") == 1 && U32(status, "queued") == 2;
   }, "the overflow did not go back to the queue");
   run.CheckAllWrittenAfterRestart();  // re-extracted: each file counted once
+}
+
+TEST_CASE("quarry-extract: with the store up, a full bound waits for the writer, no file extracted twice") {
+  ExtractServiceFixture fixture;
+  // One kept result at most: every result after the first finds the bound full while the
+  // writer writes. The store is there, so the worker waits instead of sending files back.
+  fixture.StartExtract({"--workers", "1", "--cpu-percent", "100", "--max-unwritten", "1"},
+                       /*capture_stderr=*/true);
+  Strings urls;
+  for (int i = 0; i < 8; ++i) {
+    urls.push_back(FileUrl(fixture.files().Write(fmt::format("busy{}.txt", i), fmt::format("busy text {}\n", i)).string()));
+  }
+  fixture.Queue(urls);
+  const auto status = fixture.WaitDone(urls.size());
+  CHECK(ExtractServiceFixture::Count(status, "extracted") == urls.size());
+  CHECK(U32(status, "unwritten") == 0);
+  CHECK(fixture.Rows("SELECT ?ie { ?ie fts:match \"busy\" }").size() == urls.size());
+  CHECK(fixture.ExtractLog().find("go back to the queue") == std::string::npos);
 }
 
 TEST_CASE("quarry-extract: the workers' CPU budget comes from quarry.toml [throttle]") {

@@ -88,6 +88,51 @@ TEST_CASE("Worker frames: round trip, a deadline, and the end of the stream") {
   ::close(fds[0]);
 }
 
+TEST_CASE("Worker frames: several in one write and tagged frames read back as single frames") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const std::string big(300'000, 'y');  // several pipe buffers: short writes are resumed
+  std::thread writer([&] {
+    CHECK(WriteFrames(fds[1], {"/a/path", "", "urn:x"}).ok());
+    CHECK(WriteTaggedFrame(fds[1], 'M', "text").ok());
+    CHECK(WriteTaggedFrame(fds[1], 'N', "").ok());
+    CHECK(WriteFrames(fds[1], {big, "after", big}).ok());
+    CHECK(WriteTaggedFrame(fds[1], 'R', big).ok());
+    // More frames than one writev takes at once: still every frame, in order.
+    CHECK(WriteFrames(fds[1], {"1", "2", "3", "4", "5", "6", "7", "8", "9"}).ok());
+  });
+  FrameReader reader(fds[0]);
+  std::vector<std::string> frames;
+  std::string frame;
+  for (int i = 0; i < 6 + 3 + 9; ++i) {
+    REQUIRE(reader.Read(frame) == FrameReader::Status::kFrame);
+    frames.push_back(frame);
+  }
+  writer.join();
+  CHECK(frames[0] == "/a/path");
+  CHECK(frames[1].empty());
+  CHECK(frames[2] == "urn:x");
+  CHECK(frames[3] == "Mtext");
+  CHECK(frames[4] == "N");
+  CHECK(frames[5] == big);
+  CHECK(frames[6] == "after");
+  CHECK(frames[7] == big);
+  CHECK(frames[8] == "R" + big);
+  for (int i = 0; i < 9; ++i) CHECK(frames[9 + static_cast<size_t>(i)] == std::to_string(i + 1));
+  // Nothing is left over, and a frame split across reads still arrives whole.
+  const auto soon = std::chrono::steady_clock::now() + std::chrono::milliseconds(30);
+  CHECK(reader.Read(frame, soon) == FrameReader::Status::kTimeout);
+  CHECK(::write(fds[1], "\x03\x00\x00\x00" "a", 5) == 5);
+  CHECK(reader.Read(frame, std::chrono::steady_clock::now() + std::chrono::milliseconds(30)) ==
+        FrameReader::Status::kTimeout);
+  CHECK(::write(fds[1], "bc", 2) == 2);
+  CHECK(reader.Read(frame) == FrameReader::Status::kFrame);
+  CHECK(frame == "abc");
+  ::close(fds[1]);
+  CHECK(reader.Read(frame) == FrameReader::Status::kEof);
+  ::close(fds[0]);
+}
+
 TEST_CASE("Bookkeeping SPARQL: mtimes round trip, URLs are quoted, failures carry the module") {
   const int64_t mtime = 1'700'000'000'123'456;
   CHECK(MtimeLiteral(mtime) == "2023-11-14T22:13:20.123456Z");

@@ -8,15 +8,14 @@
 namespace quarry::contacts {
 namespace {
 
-enum Column { kV1 = 0, kV2, kV3, kV4, kV5, kV6, kV7, kV8, kV9, kV10, kId, kMarkers };
-constexpr std::string_view kKinds = "coretaiung";  // the groups of the marker columns, in order
+enum Column { kV1 = 0, kV2, kV3, kV4, kV5, kV6, kV7, kV8, kV9, kV10, kId, kGroupColumn };
+constexpr std::string_view kKinds = "coretaiung";  // the field groups, in ContactsQuery's order
 
-// The group of the row: the one marker column that is bound (0 if none is).
+// The group of the row: ContactsQuery's ?k (0 if unbound or out of range).
 char KindOf(Cursor& row) {
-  for (size_t i = 0; i < kKinds.size(); ++i) {
-    if (row.IsBound(kMarkers + static_cast<int>(i))) return kKinds[i];
-  }
-  return 0;
+  if (!row.IsBound(kGroupColumn)) return 0;
+  const int64_t group = row.GetInteger(kGroupColumn);
+  return group >= 0 && static_cast<size_t>(group) < kKinds.size() ? kKinds[group] : 0;
 }
 
 std::vector<std::string> SplitTypes(std::string_view text) {

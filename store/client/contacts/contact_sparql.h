@@ -39,9 +39,9 @@ std::string_view PhoneClass(const std::vector<std::string>& types);
 
 // SELECT of whole contacts (nco:PersonContact with a UID). `selector` is a group pattern binding
 // ?c (e.g. a UID IN filter) or a FILTER on ?c, repeated in every branch.
-// Columns: ?v1 ... ?v10 tracker:id(?c), then one marker per field group (the contact's ID) of
-// which the row's group alone is bound: ?k_c main, ?k_o affiliation, ?k_r organization, ?k_e email,
-// ?k_t phone, ?k_a address, ?k_i IM, ?k_u URL, ?k_n note, ?k_g tag (one row per group).
+// Columns: ?v1 ... ?v10 tracker:id(?c), then ?k: the row's field group, an integer (0 main,
+// 1 affiliation, 2 organization, 3 email, 4 phone, 5 address, 6 IM, 7 URL, 8 note, 9 tag; the
+// group numbers of GroupQuery and ContactAssembler::Read).
 std::string ContactsQuery(std::string_view selector);
 
 // Decodes ContactsQuery rows into contacts with their resource IDs, in first-seen order.

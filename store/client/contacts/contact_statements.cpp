@@ -23,10 +23,14 @@ const std::vector<std::string>& SlotNames(char prefix) {
 
 // The group pattern binding ?c to the contacts of `slots` UIDs: one UID is a parameter in the
 // triple (a typed index lookup on nco:contactUID), more a VALUES list of parameters.
-std::string UidSelector(size_t slots) {
+// `with_uid`: ?uid is bound to the UID too (the UID lookups select it); the read of whole
+// contacts has it as ?v1 already, and a second binding of one UID was one more column and two
+// more conditions in every branch.
+std::string UidSelector(size_t slots, bool with_uid = true) {
   std::string values = "VALUES ?uid {";
   for (size_t i = 0; i < slots; ++i) values += fmt::format(" ~u{}", i);
-  return slots == 1 ? "?c nco:contactUID ~u0 , ?uid ." : values + " } ?c nco:contactUID ?uid .";
+  if (slots == 1) return with_uid ? "?c nco:contactUID ~u0 , ?uid ." : "?c nco:contactUID ~u0 .";
+  return values + " } ?c nco:contactUID ?uid .";
 }
 
 // `FILTER(tracker:id(?c) IN (~i0, ~i1, …))`: the engine compares the subject's ID column, a
@@ -52,7 +56,7 @@ std::string ContactBook::Statements::FetchUidsText(size_t slots) {
 }
 
 std::string ContactBook::Statements::ReadUidsText(size_t slots) {
-  return ContactsQuery(UidSelector(slots));
+  return ContactsQuery(UidSelector(slots, /*with_uid=*/false));
 }
 
 std::string ContactBook::Statements::FindText(ContactFilter::Kind kind) {

@@ -3,6 +3,8 @@
 // the query plan.
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
+
 #include "tests/store/engine/function_test_util.h"
 
 namespace quarry::testing {
@@ -134,6 +136,45 @@ TEST_CASE("fts:rank orders by relevance, fts:snippet and fts:offsets show the ma
         "ex:title,16,ex:content,2^string");
   CHECK(QueryError(*store, "SELECT (fts:rank(?r) AS ?v) { ?r ex:title ?t }").find("fts:match") !=
         std::string::npos);
+}
+
+TEST_CASE("full-text rows: a name at insert, its text in a later transaction, many transactions") {
+  // The miner's pattern (a resource with its file name) then the extractor's (text added to it
+  // in another transaction), over enough transactions for FTS5 to merge segments several times.
+  TestStore store;
+  constexpr int kResources = 120;
+  for (int i = 0; i < kResources; i += 4) {
+    std::string insert = kFunctionPrefixes + "INSERT DATA {";
+    for (int j = i; j < i + 4; ++j) {
+      insert += fmt::format(" <urn:f{0}> a ex:Song ; ex:title \"name{0} common\" .", j);
+    }
+    store.Update(insert + " }");
+  }
+  for (int i = 0; i < kResources; i += 3) {
+    std::string update = kFunctionPrefixes;
+    for (int j = i; j < i + 3; ++j) {
+      update += fmt::format("INSERT DATA {{ <urn:f{0}> ex:content \"body{0} shared\" }} ;\n", j);
+      if (j % 10 == 0) {  // a changed name: the old words must leave the index
+        update += fmt::format("DELETE {{ <urn:f{0}> ex:title ?t }} INSERT {{ <urn:f{0}> ex:title "
+                              "\"renamed{0} common\" }} WHERE {{ <urn:f{0}> ex:title ?t }} ;\n",
+                              j);
+      }
+    }
+    store.Update(update);
+  }
+  CHECK(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
+  CHECK(Search(store, "common").size() == kResources);
+  CHECK(Search(store, "shared").size() == kResources);
+  CHECK(Search(store, "name7") == Rows{"urn:f7"});
+  CHECK(Search(store, "body7") == Rows{"urn:f7"});
+  CHECK(Search(store, "name10").empty());
+  CHECK(Search(store, "renamed10") == Rows{"urn:f10"});
+  CHECK(Search(store, "\\\"body119 shared\\\"") == Rows{"urn:f119"});
+  // The same answers from an index written in one go from the content.
+  const auto before = Search(store, "common -shared OR name1*");
+  REQUIRE(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('rebuild')").ok());
+  CHECK(Search(store, "common -shared OR name1*") == before);
+  CHECK(Search(store, "name10").empty());
 }
 
 TEST_CASE("quarry sparql --explain: an fts:match query reads the FTS5 index") {

@@ -2,6 +2,7 @@
 // and leaves it untouched.
 #include <doctest/doctest.h>
 
+#include "store/engine/sqlite/database.h"
 #include "tests/store/engine/store_test_util.h"
 
 namespace quarry::testing {
@@ -20,6 +21,59 @@ void Fill(TestStore& store) {
     <urn:s1> a ex:Song ; ex:title "Beta" ; ex:size 10 ; ex:track 1 ; ex:genre "jazz" .
     <urn:s2> a ex:Song ; ex:title "Alpha" ; ex:size 20 ; ex:track 2 ; ex:genre "rock", "pop" .
   })");
+}
+
+// The SQL sqlite_schema holds for index `name` ("" when there is none), read beside the store.
+std::string IndexSql(const TestStore& store, const std::string& name) {
+  auto db = engine::Database::Open(store.dir().path() / "db" / "meta.db", engine::OpenMode::kReadOnly);
+  REQUIRE(db.ok());
+  auto statement = db->Prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?1");
+  REQUIRE(statement.ok());
+  REQUIRE(statement->Bind(1, std::string_view(name)).ok());
+  auto has_row = statement->Step();
+  REQUIRE(has_row.ok());
+  return *has_row ? std::string(statement->ColumnText(0)) : std::string();
+}
+
+TEST_CASE("engine migration: indexes on single-valued columns are partial, older full ones rebuilt") {
+  TestStore store;
+  Fill(store);
+  store.Update(kPrefixes + "INSERT DATA { <urn:e> a ex:Element . <urn:t> a ex:Song }");  // no size, no title
+  // nrl:indexed ex:size (a class-table column) and the domain-index mirror of ex:title.
+  const std::string size_index = "ex:Element_ex:size", title_index = "ex:Song_ex:title";
+  const auto check_partial_and_used = [&] {
+    CHECK(IndexSql(store, size_index).find("WHERE \"ex:size\" IS NOT NULL") != std::string::npos);
+    CHECK(IndexSql(store, title_index).find("WHERE \"ex:title\" IS NOT NULL") != std::string::npos);
+    // Every triple pattern says its value IS NOT NULL, so SQLite may still use them.
+    const std::string by_size = "SELECT ?s { ?s ex:size ?n FILTER (?n >= 15) }";
+    CHECK(store.Rows(kPrefixes + by_size) == Rows{"urn:s2"});
+    CHECK(Explain(store, by_size).find(size_index) != std::string::npos);
+    const std::string by_title = "SELECT ?t { ?s a ex:Song ; ex:title ?t } ORDER BY ?t";
+    CHECK(store.Rows(kPrefixes + by_title) == Rows{"Alpha", "Beta"});
+    CHECK(Explain(store, "SELECT ?s { ?s a ex:Song ; ex:title \"Beta\" }").find(title_index) != std::string::npos);
+  };
+  check_partial_and_used();
+  // A database from before: full indexes, an entry for every row. Opened, it gets partial ones.
+  const auto make_full = [&] {
+    store.Close();
+    auto db = engine::Database::Open(store.dir().path() / "db" / "meta.db", engine::OpenMode::kReadWrite);
+    REQUIRE(db.ok());
+    REQUIRE(db->Exec("DROP INDEX \"ex:Element_ex:size\"; CREATE INDEX \"ex:Element_ex:size\" ON "
+                     "\"ex:Element\" (\"ex:size\"); DROP INDEX \"ex:Song_ex:title\"; CREATE INDEX "
+                     "\"ex:Song_ex:title\" ON \"ex:Song\" (\"ex:title\")").ok());
+  };
+  make_full();
+  CHECK(IndexSql(store, size_index).find("WHERE") == std::string::npos);
+  store.Reopen();  // same ontology
+  CHECK(store->migration_summary().empty());
+  check_partial_and_used();
+  make_full();
+  store.SetDomainOntology(kTestDomain + "ex:Extra a rdfs:Class ; rdfs:subClassOf ex:Element .\n");
+  store.Reopen();  // an ontology migration, which leaves those indexes alone
+  CHECK(store->migration_summary() == std::vector<std::string>{"class ex:Extra added"});
+  check_partial_and_used();
+  store.Update(kPrefixes + "INSERT DATA { <urn:e> ex:size 15 }");
+  CHECK(store.Rows(kPrefixes + "SELECT ?s { ?s ex:size ?n FILTER (?n >= 15) } ORDER BY ?s") == Rows{"urn:e", "urn:s2"});
 }
 
 TEST_CASE("engine migration: a domain index added then removed keeps every value") {
