@@ -22,9 +22,10 @@ Result<bool> HasTable(Database& db, std::string_view table) {
   return statement.Step();
 }
 
-// A database made before the indexes on single-valued columns were partial: its full ones are
-// rebuilt as partial ones (schema::PartialIndexUpgradeSql; nothing when all are partial).
-Result<void> EnsurePartialIndexes(Database& db, const ontology::Ontology& ontology) {
+// Schema version 1 -> 2, once, when a writer opens the database: indexes on single-valued
+// columns made before they were partial are rebuilt as partial ones
+// (schema::PartialIndexUpgradeSql), in the transaction that records the new version.
+Result<void> UpgradeToPartialIndexes(Database& db, const ontology::Ontology& ontology) {
   QUARRY_ASSIGN_OR_RETURN(
       Statement select,
       db.Prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"));
@@ -34,10 +35,12 @@ Result<void> EnsurePartialIndexes(Database& db, const ontology::Ontology& ontolo
     if (!has_row) break;
     stored.emplace(std::string(select.ColumnText(0)), std::string(select.ColumnText(1)));
   }
-  const std::vector<std::string> upgrade = schema::PartialIndexUpgradeSql(ontology, stored);
-  if (upgrade.empty()) return Ok();
   QUARRY_ASSIGN_OR_RETURN(Transaction transaction, Transaction::Begin(db, TransactionMode::kImmediate));
-  for (const std::string& sql : upgrade) QUARRY_TRY(db.Exec(sql));
+  for (const std::string& sql : schema::PartialIndexUpgradeSql(ontology, stored)) {
+    QUARRY_TRY(db.Exec(sql));
+  }
+  QUARRY_TRY(db.Exec(fmt::format("UPDATE {} SET value = '{}' WHERE key = 'schema_version'",
+                                 schema::kMetaTable, schema::kSchemaVersion)));
   return transaction.Commit();
 }
 
@@ -68,18 +71,19 @@ Result<void> StoreOntologyTexts(Database& db, const std::vector<OntologyFile>& f
   return Ok();
 }
 
-Result<void> CheckSchemaVersion(Database& db) {
+// The stored schema version, if this build knows it.
+Result<int> CheckSchemaVersion(Database& db) {
   QUARRY_ASSIGN_OR_RETURN(
       Statement statement,
       db.Prepare(fmt::format("SELECT value FROM {} WHERE key = 'schema_version'", schema::kMetaTable)));
   QUARRY_ASSIGN_OR_RETURN(const bool has_row, statement.Step());
   const std::string version = has_row ? std::string(statement.ColumnText(0)) : "none";
-  if (version != std::to_string(schema::kSchemaVersion)) {
+  if (!schema::KnownSchemaVersion(version)) {
     return Error(Errc::kIncompatible,
-                 fmt::format("schema version {} is unknown to this build (it knows {})", version,
-                             schema::kSchemaVersion));
+                 fmt::format("schema version {} is unknown to this build (it knows {} to {})",
+                             version, schema::kOldestSchemaVersion, schema::kSchemaVersion));
   }
-  return Ok();
+  return std::stoi(version);
 }
 
 Result<SchemaState> Create(Database& db, const std::vector<OntologyFile>& files) {
@@ -119,7 +123,7 @@ Result<SchemaState> EnsureSchema(Database& db, const std::vector<OntologyFile>& 
     if (!writable) return Error(Errc::kNotFound, "the database has no Quarry schema yet");
     return Create(db, files);
   }
-  QUARRY_TRY(CheckSchemaVersion(db));
+  QUARRY_ASSIGN_OR_RETURN(const int version, CheckSchemaVersion(db));
   QUARRY_ASSIGN_OR_RETURN(std::vector<OntologyFile> stored, StoredOntology(db));
   auto old_ontology = ontology::LoadOntologyTexts(stored);
   if (!old_ontology) {
@@ -130,15 +134,14 @@ Result<SchemaState> EnsureSchema(Database& db, const std::vector<OntologyFile>& 
                                [](const OntologyFile& a, const OntologyFile& b) {
                                  return a.name == b.name && a.text == b.text;
                                });
-  if (same || !writable) {
-    if (writable) QUARRY_TRY(EnsurePartialIndexes(db, **old_ontology));
-    return SchemaState{std::move(*old_ontology), {}};
+  if (writable && version < schema::kSchemaVersion) {
+    QUARRY_TRY(UpgradeToPartialIndexes(db, **old_ontology));
   }
+  if (same || !writable) return SchemaState{std::move(*old_ontology), {}};
   QUARRY_ASSIGN_OR_RETURN(auto new_ontology, ontology::LoadOntologyTexts(files));
   const schema::MigrationPlan plan = schema::PlanMigration(**old_ontology, *new_ontology);
   auto ran = RunPlan(db, plan, files);
   if (!ran) return std::move(ran).error().WithContext("ontology migration");
-  QUARRY_TRY(EnsurePartialIndexes(db, *new_ontology));  // the indexes the plan left as they were
   std::vector<std::string> changes = plan.summary;
   if (changes.empty()) changes.push_back("ontology files changed without schema changes");
   return SchemaState{std::move(new_ontology), std::move(changes)};

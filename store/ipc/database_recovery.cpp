@@ -96,7 +96,7 @@ Result<void> CheckSchemaVersion(const std::filesystem::path& database_file, bool
                              schema::kMetaTable)));
   QUARRY_ASSIGN_OR_RETURN(const bool has_version, version.Step());
   const std::string found = has_version ? std::string(version.ColumnText(0)) : "none";
-  if (found == std::to_string(schema::kSchemaVersion)) return Ok();
+  if (schema::KnownSchemaVersion(found)) return Ok();
   return Error(Errc::kIncompatible,
                fmt::format("{} has schema version {}, unknown to this build (it knows {})",
                            database_file.string(), found, schema::kSchemaVersion));

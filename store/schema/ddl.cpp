@@ -101,6 +101,13 @@ std::vector<ValueIndex> SingleValuedIndexes(const ontology::Ontology& ontology) 
   return indexes;
 }
 
+bool KnownSchemaVersion(std::string_view version) {
+  for (int known = kOldestSchemaVersion; known <= kSchemaVersion; ++known) {
+    if (version == std::to_string(known)) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> PartialIndexUpgradeSql(
     const ontology::Ontology& ontology, const std::map<std::string, std::string>& stored) {
   std::vector<std::string> statements;

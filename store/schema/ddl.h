@@ -4,13 +4,21 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "store/ontology/ontology.h"
 
 namespace quarry::schema {
 
-inline constexpr int kSchemaVersion = 1;
+// 2: indexes on single-valued columns are partial (WHERE column IS NOT NULL). A version-1
+// database is still read as it is and upgraded once when a writer opens it
+// (engine::EnsureSchema, PartialIndexUpgradeSql).
+inline constexpr int kSchemaVersion = 2;
+inline constexpr int kOldestSchemaVersion = 1;
+
+// The version stored in quarry_meta ("none" when absent) is one this build reads.
+bool KnownSchemaVersion(std::string_view version);
 
 // Every statement that creates an empty store for `ontology`, in order: bookkeeping tables,
 // Resource and Graph, class tables, multi-valued tables, indexes, domain indexes with their

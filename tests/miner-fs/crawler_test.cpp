@@ -54,6 +54,9 @@ struct CrawlRun {
   Crawler crawler;
 };
 
+// A first crawl of embedded.dir/root, from an empty store.
+void IndexOnce(EmbeddedStore& embedded) { CrawlRun(embedded).Crawl(embedded.dir / "root"); }
+
 std::string CountFiles(EmbeddedStore& embedded) {
   return embedded.Value("SELECT (COUNT(?f) AS ?c) { ?f a nfo:FileDataObject }");
 }
@@ -94,10 +97,7 @@ TEST_CASE("Crawler: first crawl writes the basic facts, in batches") {
 TEST_CASE("Crawler: a second crawl with nothing changed writes nothing") {
   EmbeddedStore embedded;
   MakeTree(embedded.dir);
-  {
-    CrawlRun first(embedded);
-    first.Crawl(embedded.dir / "root");
-  }
+  IndexOnce(embedded);  // the state the next crawl starts from
   CrawlRun second(embedded);
   second.Crawl(embedded.dir / "root");
   CHECK(second.counting.transactions == 0);
@@ -134,10 +134,7 @@ TEST_CASE("Crawler: known children asked ahead are asked again after ForgetKnown
   EmbeddedStore embedded;
   embedded.dir.Write("root/a/one.txt", "1");
   embedded.dir.Write("root/b/two.txt", "2");
-  {
-    CrawlRun first(embedded);
-    first.Crawl(embedded.dir / "root");
-  }
+  IndexOnce(embedded);  // the state the next crawl starts from
   CrawlRun second(embedded);
   REQUIRE(second.crawler.AddRoot({embedded.dir / "root", true}).ok());
   REQUIRE(second.crawler.Step().ok());  // the root: a and b are queued
@@ -275,10 +272,7 @@ void MakeWideTree(const quarry::testing::TempDir& dir) {
 TEST_CASE("Crawler: asking ahead on its own thread, a restart with nothing changed writes nothing") {
   EmbeddedStore embedded;
   MakeWideTree(embedded.dir);
-  {
-    CrawlRun first(embedded);
-    first.Crawl(embedded.dir / "root");
-  }
+  IndexOnce(embedded);  // the state the next crawl starts from
   AheadRun second(embedded);
   CHECK(second.Crawl(embedded.dir / "root") == 0);
   CHECK(second.overlap.Count(second.overlap.transactions) == 0);
@@ -295,10 +289,7 @@ TEST_CASE("Crawler: asking ahead on its own thread, a restart with nothing chang
 TEST_CASE("Crawler: asking ahead on its own thread, changes in folders listed meanwhile are found") {
   EmbeddedStore embedded;
   MakeWideTree(embedded.dir);
-  {
-    CrawlRun first(embedded);
-    first.Crawl(embedded.dir / "root");
-  }
+  IndexOnce(embedded);  // the state the next crawl starts from
   const std::filesystem::path root = embedded.dir / "root";
   // Every leaf folder changes, so whichever were listed during a query, each is checked.
   for (int i = 0; i < 12; ++i) {
@@ -321,10 +312,7 @@ TEST_CASE("Crawler: asking ahead on its own thread, changes in folders listed me
 TEST_CASE("Crawler: a failed query ahead fails one step and is asked again") {
   EmbeddedStore embedded;
   MakeWideTree(embedded.dir);
-  {
-    CrawlRun first(embedded);
-    first.Crawl(embedded.dir / "root");
-  }
+  IndexOnce(embedded);  // the state the next crawl starts from
   embedded.dir.Write("root/f3/g0/x.txt", "changed");
   AheadRun second(embedded);
   second.overlap.fail_next = true;  // the root's query
@@ -343,10 +331,7 @@ TEST_CASE("Crawler: a failed query ahead fails one step and is asked again") {
 TEST_CASE("Crawler: changes since the last crawl") {
   EmbeddedStore embedded;
   MakeTree(embedded.dir);
-  {
-    CrawlRun first(embedded);
-    first.Crawl(embedded.dir / "root");
-  }
+  IndexOnce(embedded);  // the state the next crawl starts from
   const std::filesystem::path root = embedded.dir / "root";
   embedded.dir.Write("root/a.txt", "alpha, longer now");
   std::filesystem::remove_all(root / "sub/deeper");

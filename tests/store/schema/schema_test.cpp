@@ -93,7 +93,7 @@ TEST_CASE("schema: class tables hold single-valued columns, multi-valued get tab
   // Every class and property has a Resource row, so signal IDs resolve.
   CHECK(db.One("SELECT count(*) FROM Resource") ==
         std::to_string(onto->classes().size() + onto->properties().size()));
-  CHECK(db.One("SELECT value FROM quarry_meta WHERE key = 'schema_version'") == "1");
+  CHECK(db.One("SELECT value FROM quarry_meta WHERE key = 'schema_version'") == "2");
 }
 
 TEST_CASE("schema: the domain-index mirror follows inserts, updates, deletes and late types") {
