@@ -69,6 +69,7 @@ struct ContactsArgs {
   std::vector<std::string> uids;
   std::string prefix, suffix, email, phone;
   bool explain = false;
+  bool uids_only = false;  // find --uids
 };
 CLI::App* AddContactsCommand(CLI::App& app, ContactsArgs& args);
 int RunContacts(CLI::App& command, const ContactsArgs& args);

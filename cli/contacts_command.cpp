@@ -74,9 +74,16 @@ int RunFind(Connection& connection, contacts::ContactBook& book, const ContactsA
   auto filter = FilterOf(args);
   if (!filter) return ReportError("contacts find", filter.error());
   if (args.explain) {
-    auto plan = connection.Explain(contacts::ContactBook::FindQuery(*filter));
+    auto plan = connection.Explain(args.uids_only ? contacts::ContactBook::FindUidsQuery(*filter)
+                                                  : contacts::ContactBook::FindQuery(*filter));
     if (!plan) return ReportError("contacts find --explain", plan.error());
     std::cout << *plan << "\n";
+    return 0;
+  }
+  if (args.uids_only) {
+    auto uids = book.FindUids(*filter);
+    if (!uids) return ReportError("contacts find", uids.error());
+    for (const auto& uid : *uids) std::cout << uid << "\n";
     return 0;
   }
   auto found = book.Find(*filter);
@@ -115,6 +122,8 @@ CLI::App* AddContactsCommand(CLI::App& app, ContactsArgs& args) {
   find->add_option("--suffix", args.suffix, "Name suffix");
   find->add_option("--email", args.email, "Email address (case-insensitive)");
   find->add_option("--phone", args.phone, "Phone number, matched by its last 7 digits");
+  find->add_flag("--uids", args.uids_only,
+                 "Print the matching contacts' UIDs, one a line (the contacts are not read)");
   find->add_flag("--explain", args.explain, "Print the SQL and SQLite's plan instead");
   return command;
 }

@@ -10,13 +10,15 @@ process the peak Rss, Pss and Pss_File and the peak of the sum over the system's
 threads each running QUERIES through the bus, ROUNDS times, whose median time is printed beside.
 
 Usage: memory.py --build BUILD --corpus CORPUS --work WORK [--setting NAME=READERS,WRITER]...
-       [--run LABEL=BUILD[:EXTRACT-ARGS[:VAR=VALUE,...]]]... [--no-tracker]
+       [--run LABEL=BUILD[:EXTRACT-ARGS[:VAR=VALUE,...[:STORE-ARGS]]]]... [--no-tracker]
+       [--hold-idle SECONDS]
 (READERS and WRITER in bytes: QUARRY_MMAP_SIZE and QUARRY_WRITER_MMAP_SIZE of quarry-store;
 "default" for the build's own default. Each --run measures Quarry from another build folder
 (laid out as a build tree: store/daemon/quarry-store, extract/quarry-extract,
 miner-fs/quarry-miner-fs), quarry-extract started with EXTRACT-ARGS (space-separated, e.g.
-"--workers 1") and the services' environment extended by the VAR=VALUE pairs (e.g.
-QUARRY_MALLOC=glibc); with --run, --setting is not used. Besides the index and query phases, "idle"
+"--workers 1"), the services' environment extended by the VAR=VALUE pairs (e.g.
+QUARRY_MALLOC=glibc) and quarry-store started with STORE-ARGS (e.g. "--readers 2"); with --run,
+--setting is not used. The time table gives the CPU seconds of each process from start to idle. Besides the index and query phases, "idle"
 is one sample IDLE_S after idle, before the queries.)
 """
 import argparse
@@ -149,14 +151,19 @@ def run_queries(system):
     return {query: statistics.median(values) for query, values in times.items()}
 
 
-def measure(system, sampler, timeout):
+def measure(system, sampler, timeout, hold_s=0.0):
     sampler.phase = (system.label, "index")
     start = time.monotonic()
     system.start_services()
     system.start_miner()
     idle_s = bench.wait_idle(system.idle, start, timeout, work_since=start)
     sampler.sample()
+    at_idle = system.accounting.snapshot()  # CPU s of the index phase
+    cpu = {name: values[0] for name, values in at_idle.items() if name != "dbus-daemon"}
     time.sleep(IDLE_S)
+    if hold_s:
+        print(f"{system.label}: idle, holding {hold_s:.0f} s", flush=True)
+        time.sleep(hold_s)
     sampler.phase = (system.label, "idle")
     sampler.sample()
     sampler.phase = (system.label, "queries")
@@ -165,7 +172,7 @@ def measure(system, sampler, timeout):
     sampler.sample()
     sampler.phase = None
     snapshot = system.accounting.snapshot()
-    return idle_s, times, snapshot
+    return idle_s, times, snapshot, cpu
 
 
 def main():
@@ -176,9 +183,11 @@ def main():
     parser.add_argument("--setting", action="append", default=[],
                         help="NAME=READERS,WRITER (bytes, or 'default'); repeatable")
     parser.add_argument("--run", action="append", default=[],
-                        help="LABEL=BUILD[:EXTRACT-ARGS[:VAR=VALUE,...]]; repeatable, instead of --setting")
+                        help="LABEL=BUILD[:EXTRACT-ARGS[:VAR=VALUE,...[:STORE-ARGS]]]; repeatable, instead of --setting")
     parser.add_argument("--no-tracker", action="store_true")
     parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument("--hold-idle", type=float, default=0.0,
+                        help="seconds to wait at idle before the queries (to look at the processes)")
     args = parser.parse_args()
     ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER, as index_bench.py
     corpus = os.path.realpath(args.corpus)
@@ -189,9 +198,10 @@ def main():
     for run in args.run:
         label, _, spec = run.partition("=")
         build, _, rest = spec.partition(":")
-        extract_args, _, env = rest.partition(":")
+        extract_args, _, rest = rest.partition(":")
+        env, _, store_args = rest.partition(":")
         runs.append((label, build, extract_args.split(),
-                     dict(pair.split("=", 1) for pair in env.split(",") if pair)))
+                     dict(pair.split("=", 1) for pair in env.split(",") if pair), store_args.split()))
     if not runs:
         if not args.build:
             parser.error("--build or --run is needed")
@@ -201,23 +211,26 @@ def main():
             env = {variable: value for variable, value in (("QUARRY_MMAP_SIZE", readers),
                                                            ("QUARRY_WRITER_MMAP_SIZE", writer))
                    if value and value != "default"}
-            runs.append((label, args.build, [], env))
+            runs.append((label, args.build, [], env, []))
     results = []
-    for label, build, extract_args, env in runs:
+    for label, build, extract_args, env, store_args in runs:
         accounting.reset()
         system = bench.QuarryRun(build, corpus, os.path.join(args.work, "quarry-" + label), accounting)
         system.label = "Quarry " + label
         system.env.update(env)
-        if extract_args:
+        if extract_args or store_args:
             spawn = system.spawn
 
-            def spawn_with_args(binary, *spawn_args, spawn=spawn, extract_args=extract_args):
+            def spawn_with_args(binary, *spawn_args, spawn=spawn, extract_args=extract_args,
+                                store_args=store_args):
                 if binary == "extract/quarry-extract":
                     spawn_args = (*spawn_args, *extract_args)
+                elif binary == "store/daemon/quarry-store":
+                    spawn_args = (*spawn_args, *store_args)
                 return spawn(binary, *spawn_args)
             system.spawn = spawn_with_args
         try:
-            results.append((system.label, *measure(system, sampler, args.timeout)))
+            results.append((system.label, *measure(system, sampler, args.timeout, args.hold_idle)))
         finally:
             system.close()
     if not args.no_tracker:
@@ -234,7 +247,7 @@ def main():
     print("| system | process | index: Rss | Pss | Pss_File | idle: Rss | Pss | Pss_File "
           "| queries: Rss | Pss | Pss_File | VmHWM |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for label, idle_s, _, snapshot in results:
+    for label, idle_s, _, snapshot, _ in results:
         index = sampler.peaks.get((label, "index"), {})
         idle = sampler.peaks.get((label, "idle"), {})
         queries = sampler.peaks.get((label, "queries"), {})
@@ -246,10 +259,13 @@ def main():
             hwm = snapshot.get(name, (0, 0))[1] if name != "(sum)" else 0
             print(f"| {label} | {name} | " + " | ".join(cells) + f" | {hwm:.0f} |" if hwm else
                   f"| {label} | {name} | " + " | ".join(cells) + " | |")
-    print("\n| system | time to idle | " + " | ".join(f"Q{i + 1} median s" for i in range(len(QUERIES))) + " |")
-    print("|---|---|" + "---|" * len(QUERIES))
-    for label, idle_s, times, _ in results:
-        print(f"| {label} | {idle_s:.2f} s | " + " | ".join(f"{times[q]:.3f}" for q in QUERIES) + " |")
+    print("\n| system | time to idle | CPU s to idle (all but dbus-daemon) | CPU s per process | "
+          + " | ".join(f"Q{i + 1} median s" for i in range(len(QUERIES))) + " |")
+    print("|---|---|---|---|" + "---|" * len(QUERIES))
+    for label, idle_s, times, _, cpu in results:
+        print(f"| {label} | {idle_s:.2f} s | {sum(cpu.values()):.1f} | "
+              + ", ".join(f"{name} {cpu[name]:.1f}" for name in sorted(cpu)) + " | "
+              + " | ".join(f"{times[q]:.3f}" for q in QUERIES) + " |")
     print()
     for i, query in enumerate(QUERIES):
         print(f"Q{i + 1}: `{query}`")

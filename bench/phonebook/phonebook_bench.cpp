@@ -3,8 +3,8 @@
 //   phonebook_bench --count N --database DIR --path store      quarry-store on the session bus
 //                   (saves through it; reads through the FD stream, plain D-Bus, and Direct)
 //   phonebook_bench --count N --json FILE                      the contacts as JSON (Tracker)
-//   --ops LIST   only these operations (comma-separated; "fetch" means every fetch_*); the
-//                batch save that fills the book always runs
+//   --ops LIST   only these operations (comma-separated; "fetch" means every fetch_*,
+//                "email" also email_uids …); the batch save that fills the book always runs
 //   --filled     DIR already holds the N contacts (embedded): no save, reads only (profiling)
 //   --warm       run each prepared read once before its clock starts (steady state: the
 //                shapes compiled); without it the first run's compile is in the average
@@ -202,6 +202,13 @@ void Reads(const Options& o, Connection& reader, std::string_view path) {
     if (!Wanted(o, name)) continue;
     t = Time(20, [&](int) { return Must(book.Find(filter), name).size(); }, results, o.warm);
     Row(o, path, name, t, "per query", results);
+  }
+  // <filter>_uids: the matching contacts' UIDs only (ContactBook::FindUids), none read.
+  for (const auto& [name, filter] : filters) {
+    const std::string op = name + "_uids";
+    if (!Wanted(o, op)) continue;
+    t = Time(20, [&](int) { return Must(book.FindUids(filter), op).size(); }, results, o.warm);
+    Row(o, path, op, t, "per query", results);
   }
   // The key search alone (search_<filter>): the IDs of the matching contacts, none read.
   for (const auto& [name, filter] : filters) {

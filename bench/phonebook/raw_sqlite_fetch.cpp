@@ -11,6 +11,7 @@
 //   fetch_10, fetch_100  the same per-group statements for each UID of the list
 //   prefix_short  the key range of the bench's short name prefix, then each matching ID read
 //   search_prefix_short  that key range alone
+//   prefix_short_uids  the UIDs of that range's contacts (ContactBook::FindUids' answer)
 #include <sqlite3.h>
 
 #include <chrono>
@@ -323,6 +324,27 @@ int main(int argc, char** argv) {
     t = Time(
         20, [&](int) { return ids_of().size(); }, results);
     Row(count, "search_prefix_short", t, results);
+    // The UIDs of that range (ContactBook::FindUids): each found ID's UID copied into a string.
+    sqlite3_stmt* uids_of = nullptr;
+    Check(sqlite3_prepare_v3(db,
+                             R"(SELECT "nco:contactUID" FROM "nco:Contact" WHERE ID IN
+                                (SELECT ID FROM "nco:PersonContact_qco:nameKey"
+                                 WHERE "qco:nameKey" >= ?1 AND "qco:nameKey" < ?2))",
+                             -1, SQLITE_PREPARE_PERSISTENT, &uids_of, nullptr),
+          db, "prepare uids");
+    t = Time(
+        20,
+        [&](int) {
+          std::vector<std::string> uids;
+          sqlite3_bind_text(uids_of, 1, low.data(), static_cast<int>(low.size()), SQLITE_STATIC);
+          sqlite3_bind_text(uids_of, 2, high.data(), static_cast<int>(high.size()), SQLITE_STATIC);
+          while (sqlite3_step(uids_of) == SQLITE_ROW) uids.push_back(Text(uids_of, 0));
+          sqlite3_reset(uids_of);
+          return uids.size();
+        },
+        results);
+    Row(count, "prefix_short_uids", t, results);
+    sqlite3_finalize(uids_of);
     t = Time(
         20,
         [&](int) {

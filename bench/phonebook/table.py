@@ -74,7 +74,9 @@ goals = [
     ("fetch one by UID <= 100 µs via the store", [("fetch_one", "quarry:store_auto"), ("fetch_one", "quarry:store_fd"), ("fetch_one", "quarry:store_dbus")], 100),
     ("100 UIDs via the store <= 2 ms", [("fetch_100", "quarry:store_auto"), ("fetch_100", "quarry:store_fd"), ("fetch_100", "quarry:store_dbus")], 2000),
 ] + [("%s <= 1 ms direct" % f, [(f, "quarry:direct"), (f, "quarry:embedded")], 1000)
-     for f in ("prefix_short", "prefix_long", "suffix", "email", "phone_suffix")]
+     for f in ("prefix_short", "prefix_long", "suffix", "email", "phone_suffix",
+               "prefix_short_uids", "prefix_long_uids", "suffix_uids", "email_uids",
+               "phone_suffix_uids")]
 print("\n### Goals at %d contacts\n" % largest)
 print("| goal | measured (µs) | result |")
 print("|---|---|---|")

@@ -81,9 +81,8 @@ void AppendIri(std::string_view iri, std::string& out) {
   AppendIriRef(iri, out);
 }
 
-// One escaper for every layer that writes SPARQL (store/common/sparql_quote.h); its output is
-// also a valid Turtle STRING_LITERAL_QUOTE (the two grammars share that production).
-void AppendStringLiteral(std::string_view text, std::string& out) { out += SparqlString(text); }
+// One escaper for every layer that writes SPARQL (store/common/sparql_quote.h).
+void AppendStringLiteral(std::string_view text, std::string& out) { AppendSparqlString(text, out); }
 
 void AppendValue(const Value& value, std::string& out) {
   std::visit(

@@ -7,7 +7,6 @@
 #include <poppler-document.h>
 #include <poppler-global.h>
 #include <poppler-page.h>
-#include <sys/stat.h>
 
 #include <ctime>
 #include <mutex>
@@ -21,8 +20,10 @@ namespace {
 
 void SilencePoppler() {
   static std::once_flag once;
-  std::call_once(
-      once, [] { poppler::set_debug_error_function([](const std::string&, void*) {}, nullptr); });
+  std::call_once(once, [] {
+    poppler::set_debug_error_function([](const std::string&, void*) {}, nullptr);
+    (void)HoldPopplerGlobals();
+  });
 }
 
 std::string Utf8(const poppler::ustring& text) {
@@ -109,11 +110,8 @@ class PdfModule final : public Module {
   Result<void> Extract(const FileInput& file, const Limits& limits,
                        Extraction& out) const override {
     SilencePoppler();
-    struct stat info {};
-    if (stat(file.path.c_str(), &info) == 0 && info.st_size == 0) {
-      return Error(Errc::kCorrupt, fmt::format("{}: empty file, not a PDF", file.path));
-    }
-    const std::unique_ptr<poppler::document> document(poppler::document::load_from_file(file.path));
+    QUARRY_ASSIGN_OR_RETURN(const PdfSource source, ReadPdfSource(file.path));
+    const std::unique_ptr<poppler::document> document = source.Open();
     if (!document) {
       return Error(
           Errc::kCorrupt,
@@ -128,7 +126,7 @@ class PdfModule final : public Module {
     AddPages(*document, out.element);
     QUARRY_ASSIGN_OR_RETURN(
         std::string text,
-        ExtractPdfText(*document, file.path, {limits.max_text_bytes, limits.max_threads}));
+        ExtractPdfText(*document, source, {limits.max_text_bytes, limits.max_threads}));
     if (!text.empty()) out.element.Add(vocab::Nie("plainTextContent"), std::move(text));
     return Ok();
   }

@@ -1,11 +1,21 @@
 #include "extract/modules/pdf_text.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <poppler-page.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <thread>
+
+#include "extract/modules/pdf_keeper.h"
+#include "store/common/unique_fd.h"
 
 namespace quarry::extract {
 namespace {
@@ -15,8 +25,17 @@ constexpr int kMinPagesPerThread = 3;
 
 // Appends UTF-16 `text` as UTF-8, stopping before `max_bytes` would be exceeded (never inside a
 // code point). Returns false when the cap was reached. Unpaired surrogates become U+FFFD.
+// Written through a pointer into room made once (at most 3 bytes per UTF-16 unit: a pair of
+// surrogates is 2 units and 4 bytes), not one push_back per byte.
 bool AppendUtf16AsUtf8(const poppler::ustring& text, size_t max_bytes, std::string& out) {
   const size_t length = text.size();
+  const size_t start = out.size();
+  const size_t room = max_bytes > start ? max_bytes - start : 0;
+  out.resize(start + std::min(room, length * 3));
+  char* const begin = out.data() + start;
+  char* const limit = out.data() + out.size();
+  char* cursor = begin;
+  bool complete = true;
   for (size_t i = 0; i < length; ++i) {
     uint32_t code = text[i];
     if (code >= 0xD800 && code <= 0xDBFF && i + 1 < length && text[i + 1] >= 0xDC00 &&
@@ -26,25 +45,29 @@ bool AppendUtf16AsUtf8(const poppler::ustring& text, size_t max_bytes, std::stri
     } else if (code >= 0xD800 && code <= 0xDFFF) {
       code = 0xFFFD;
     }
-    const size_t width = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
-    if (out.size() + width > max_bytes) return false;
+    const ptrdiff_t width = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (limit - cursor < width) {
+      complete = false;
+      break;
+    }
     if (width == 1) {
-      out.push_back(static_cast<char>(code));
+      *cursor++ = static_cast<char>(code);
     } else if (width == 2) {
-      out.push_back(static_cast<char>(0xC0 | (code >> 6)));
-      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+      *cursor++ = static_cast<char>(0xC0 | (code >> 6));
+      *cursor++ = static_cast<char>(0x80 | (code & 0x3F));
     } else if (width == 3) {
-      out.push_back(static_cast<char>(0xE0 | (code >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+      *cursor++ = static_cast<char>(0xE0 | (code >> 12));
+      *cursor++ = static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      *cursor++ = static_cast<char>(0x80 | (code & 0x3F));
     } else {
-      out.push_back(static_cast<char>(0xF0 | (code >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+      *cursor++ = static_cast<char>(0xF0 | (code >> 18));
+      *cursor++ = static_cast<char>(0x80 | ((code >> 12) & 0x3F));
+      *cursor++ = static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      *cursor++ = static_cast<char>(0x80 | (code & 0x3F));
     }
   }
-  return true;
+  out.resize(start + static_cast<size_t>(cursor - begin));
+  return complete;
 }
 
 // Pages [first, last) of `document` into `out`, each followed by a form feed. Returns false
@@ -66,7 +89,62 @@ bool AppendPages(const poppler::document& document, int first, int last, size_t 
 
 }  // namespace
 
-Result<std::string> ExtractPdfText(const poppler::document& document, const std::string& path,
+std::unique_ptr<poppler::document> PdfSource::Open() const {
+  if (!in_memory) {
+    return std::unique_ptr<poppler::document>(poppler::document::load_from_file(path));
+  }
+  return std::unique_ptr<poppler::document>(
+      poppler::document::load_from_raw_data(bytes.data(), static_cast<int>(bytes.size())));
+}
+
+Result<PdfSource> ReadPdfSource(const std::string& path, size_t in_memory_max) {
+  const UniqueFd fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  if (fd.get() < 0) {
+    const int open_errno = errno;
+    return Error(open_errno == ENOENT ? Errc::kNotFound : Errc::kIo,
+                 fmt::format("{}: cannot open: {}", path, std::strerror(open_errno)));
+  }
+  struct stat info {};
+  if (fstat(fd.get(), &info) != 0) {
+    return Error(Errc::kIo, fmt::format("{}: cannot stat: {}", path, std::strerror(errno)));
+  }
+  if (info.st_size == 0) {
+    return Error(Errc::kCorrupt, fmt::format("{}: empty file, not a PDF", path));
+  }
+  PdfSource source;
+  source.path = path;
+  const auto size = static_cast<size_t>(info.st_size);
+  // load_from_raw_data takes an int length: the cap keeps far below INT_MAX.
+  if (size > std::min(in_memory_max, kPdfInMemoryMaxBytes)) return source;
+  source.bytes.resize(size);
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t got = pread(fd.get(), source.bytes.data() + done, size - done,
+                              static_cast<off_t>(done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      return Error(Errc::kIo, fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+    }
+    if (got == 0) break;  // shrank while read: parse what is there, as poppler would
+    done += static_cast<size_t>(got);
+  }
+  source.bytes.resize(done);
+  source.in_memory = true;
+  return source;
+}
+
+bool HoldPopplerGlobals() {
+  static const bool held = [] {
+    // Deliberately never freed: it pins poppler's global parameters until exit.
+    static const poppler::document* const keeper =
+        poppler::document::load_from_raw_data(kKeeperPdf.data(),
+                                              static_cast<int>(kKeeperPdf.size()));
+    return keeper != nullptr;
+  }();
+  return held;
+}
+
+Result<std::string> ExtractPdfText(const poppler::document& document, const PdfSource& source,
                                    const PdfTextOptions& options) {
   const int pages = document.pages();
   std::string text;
@@ -75,9 +153,10 @@ Result<std::string> ExtractPdfText(const poppler::document& document, const std:
     return text;
   }
   // The second half runs on its own document: poppler::document is not safe to share.
-  const std::unique_ptr<poppler::document> second(poppler::document::load_from_file(path));
+  const std::unique_ptr<poppler::document> second = source.Open();
   if (!second || second->pages() != pages) {
-    return Error(Errc::kIo, fmt::format("{}: the PDF changed or vanished while being read", path));
+    return Error(Errc::kIo,
+                 fmt::format("{}: the PDF changed or vanished while being read", source.path));
   }
   const int middle = pages / 2;
   std::string tail;

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <unordered_set>
 
 #include "store/client/backend.h"
 #include "store/client/bus_link.h"
@@ -22,6 +23,7 @@
 #include "store/ipc/graph_stream.h"
 #include "store/ipc/poll_timeout.h"
 #include "store/ipc/query_parameters.h"
+#include "store/ipc/raw_message.h"
 
 namespace quarry {
 namespace {
@@ -32,6 +34,9 @@ constexpr uint64_t kQueryTimeoutUs = 10ull * 60 * 1000 * 1000;
 using VariantMap = std::map<std::string, sdbus::Variant>;
 
 constexpr std::string_view kNotSupportedError = "org.freedesktop.DBus.Error.NotSupported";
+constexpr std::string_view kUnknownMethodError = "org.freedesktop.DBus.Error.UnknownMethod";
+// Query texts whose rows were too large for QueryRows, remembered up to this many.
+constexpr size_t kMaxLargeTexts = 4096;
 
 // The reply of an asynchronous Steroids call, brought in by dispatching the link's connection
 // from inside the PipeReader's waits (pipe_reader.h): no thread of its own, no hand-off.
@@ -121,7 +126,8 @@ class BusStatement final : public Statement::Impl {
 
 class BusConnection final : public Connection::Impl {
  public:
-  explicit BusConnection(BusOptions options) : link_(std::move(options)) {}
+  explicit BusConnection(BusOptions options)
+      : inline_max_(options.inline_rows_max_bytes), link_(std::move(options)) {}
   ~BusConnection() override { FinishInFlight(); }
   Result<void> Ping() { return Link().Ping(); }
 
@@ -129,11 +135,25 @@ class BusConnection final : public Connection::Impl {
   // `parameters` travel beside the unchanged text (store/ipc/query_parameters.h): the store binds
   // them into the query it keeps compiled for that text.
   Result<Cursor> Query(std::string_view sparql, const engine::QueryParameters& parameters) {
-    // kAuto: the FD stream, one message each way whatever the size, typed (bench/ipc); plain
-    // D-Bus only on a connection that cannot pass descriptors. (A small result inside the
-    // reply as `ay` was tried: sdbus-c++ 1.2 marshals an `ay` byte by byte, +0.5 ms for 6 KiB
-    // on each side, where the pipe costs ~0.1 ms.)
+    // kAuto: the rows inside the reply (QueryRows: one message each way, no pipe, no descriptor
+    // for dbus-daemon and the store to duplicate, the client woken once; the `ay` appended and
+    // read whole, raw_message.h) unless this text's rows were too large before; then the FD
+    // stream, typed, any size (bench/ipc); plain D-Bus only on a connection that cannot pass
+    // descriptors.
     if (transport_ == QueryTransport::kFdStream) return StreamQuery(sparql, parameters);
+    if (transport_ == QueryTransport::kAuto && inline_max_ > 0 && !rows_unsupported_ &&
+        !ipc::IsGraphQuery(sparql)) {
+      const size_t key = std::hash<std::string_view>{}(sparql);
+      if (!large_texts_.contains(key)) {
+        bool too_large = false;
+        auto rows = RowsQuery(sparql, parameters, &too_large);
+        if (!too_large && !rows_unsupported_) return rows;
+        if (too_large) {
+          if (large_texts_.size() >= kMaxLargeTexts) large_texts_.clear();
+          large_texts_.insert(key);
+        }
+      }
+    }
     if (transport_ == QueryTransport::kAuto && !fds_unsupported_) {
       bool fd_unsupported = false;
       auto streamed = StreamQuery(sparql, parameters, &fd_unsupported);
@@ -177,6 +197,10 @@ class BusConnection final : public Connection::Impl {
     FinishInFlight();
     return link_;
   }
+  // Steroids.QueryRows: `too_large` when the rows passed inline_max_; a store without the
+  // method sets rows_unsupported_.
+  Result<Cursor> RowsQuery(std::string_view sparql, const engine::QueryParameters& parameters,
+                           bool* too_large);
   Result<Cursor> PlainQuery(std::string_view sparql, bool* too_large,
                             const engine::QueryParameters& parameters = {});
   Result<void> CallWithPath(const char* interface, const char* method,
@@ -190,6 +214,9 @@ class BusConnection final : public Connection::Impl {
     return pipe;
   }
 
+  size_t inline_max_;
+  std::unordered_set<size_t> large_texts_;  // hashes of texts whose rows went over inline_max_
+  bool rows_unsupported_ = false;            // the store has no QueryRows (an older store)
   BusLink link_;
   std::shared_ptr<std::optional<StreamPipe>> spare_pipe_ =
       std::make_shared<std::optional<StreamPipe>>();
@@ -283,6 +310,33 @@ Result<GraphAnswer> BusConnection::QueryGraph(std::string_view sparql) {
     answer.triples.Add({std::move(*subject), std::string(cursor.GetString(1)), std::move(*object)});
   }
   return answer;
+}
+
+// QueryRows(s query, a{sv} options) -> (as variable_names, ay rows): the rows encoded as in the
+// FD stream, in the reply; the store refuses with ReplyTooLarge past "max_bytes".
+Result<Cursor> BusConnection::RowsQuery(std::string_view sparql,
+                                        const engine::QueryParameters& parameters,
+                                        bool* too_large) {
+  return Link().Run([&](sdbus::IProxy& proxy) -> Result<Cursor> {
+    try {
+      auto call = proxy.createMethodCall(kSteroidsInterface, "QueryRows");
+      call << std::string(sparql);
+      VariantMap options{{"max_bytes", sdbus::Variant(uint64_t{inline_max_})}};
+      if (!parameters.empty()) {
+        options.emplace(ipc::kParametersOption, ipc::EncodeParameters(parameters));
+      }
+      call << options;
+      sdbus::MethodReply reply = proxy.callMethod(call, kQueryTimeoutUs);
+      std::vector<std::string> names;
+      reply >> names;
+      const std::string_view rows = ipc::ReadByteArray(reply);
+      return Cursor(std::make_unique<RowStreamCursor>(std::string(rows), std::move(names)));
+    } catch (const sdbus::Error& error) {
+      *too_large = error.getName() == ipc::kReplyTooLargeError;
+      if (error.getName() == kUnknownMethodError) rows_unsupported_ = true;
+      throw;
+    }
+  });
 }
 
 Result<Cursor> BusConnection::PlainQuery(std::string_view sparql, bool* too_large,

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "store/common/process_memory.h"
+#include "store/engine/sqlite/database.h"
 #include "store/ipc/store_service.h"
 
 int main(int argc, char** argv) {
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
   options.max_reply_bytes = max_reply_mib << 20;
   options.stream_memory_bytes = stream_buffer_mib << 20;
   options.signal_limits.delay = std::chrono::milliseconds(signal_delay_ms);
+  quarry::engine::Database::LimitProcessHeap(0);
   options.backend.directory = database;
   // "none" is open mode (SCHEMA.md): the base ontology plus the quad table for the rest.
   options.backend.open_mode = ontology == "none";

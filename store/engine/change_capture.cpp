@@ -126,8 +126,11 @@ Result<void> ChangeCapture::Load() {
     notify_ids += (notify_ids.empty() ? "" : ", ") + std::to_string(id);
   }
   const schema::PropertyStorage types = names.TypeStorage();
+  // `+{0}`: one index range per ID, the class test on its few rows; with the type column
+  // usable SQLite probed (ID, class) for each of the notifying classes (32 in the Nepomuk
+  // ontology) per ID: 3.5% of the store's statement time while indexing.
   notify_types_sql_ = fmt::format(
-      "SELECT ID, {0} FROM {1} WHERE ID IN (SELECT value FROM json_each(?1)) AND {0} IN ({2})",
+      "SELECT ID, {0} FROM {1} WHERE ID IN (SELECT value FROM json_each(?1)) AND +{0} IN ({2})",
       Quote(types.column), Quote(types.table), notify_ids);
   return Ok();
 }

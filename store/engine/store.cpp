@@ -11,6 +11,7 @@
 #include "store/engine/query_cache.h"
 #include "store/engine/query_executor.h"
 #include "store/engine/sql_functions.h"
+#include "store/engine/sql_profile.h"
 #include "store/engine/sqlite/transaction.h"
 #include "store/engine/triple_writer.h"
 #include "store/engine/update_executor.h"
@@ -89,6 +90,7 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   if (!db) return std::move(db).error().WithContext(file.string());
   std::unique_ptr<Store> store(new Store(std::move(*db), std::move(lock), file));
   QUARRY_TRY(RegisterSqlFunctions(store->db_.handle()));
+  if (store->writable()) store->sql_profile_ = SqlProfile::FromEnvironment(store->db_.handle());
   auto loaded = store->LoadOrCreateSchema(options);
   if (!loaded) return std::move(loaded).error().WithContext(options.directory.string());
   return store;

@@ -32,6 +32,7 @@ class ChangeCapture;
 class Transaction;
 class QuadWriter;
 class QueryCache;
+class SqlProfile;
 class TripleWriter;
 class UpdateExecutor;
 
@@ -118,6 +119,7 @@ class Store {
   std::unique_ptr<QueryCache> query_cache_;
   std::unique_ptr<ChangeCapture> capture_;  // only while a change sink is set
   ChangeSink change_sink_;
+  std::unique_ptr<SqlProfile> sql_profile_;  // QUARRY_SQL_PROFILE (sql_profile.h); before db_ closes
 };
 
 }  // namespace quarry::engine

@@ -61,7 +61,17 @@ Result<QueryOptions> ParseStreamOptions(const CallOptions& options) {
       QUARRY_ASSIGN_OR_RETURN(parsed.parameters, DecodeParameters(value));
       continue;
     }
-    if (key != "version") return UnknownOption(key, "version, parameters");
+    if (key == "max_bytes") {
+      const std::optional<int64_t> bytes = AsInteger(value);
+      if (!bytes || *bytes < 0) {
+        return Error(Errc::kInvalidArgument,
+                     fmt::format("option 'max_bytes' must be a non-negative integer, not '{}'",
+                                 bytes ? std::to_string(*bytes) : value.peekValueType()));
+      }
+      parsed.max_bytes = static_cast<uint64_t>(*bytes);
+      continue;
+    }
+    if (key != "version") return UnknownOption(key, "version, parameters, max_bytes");
     const std::optional<int64_t> number = AsInteger(value);
     if (!number) {
       return Error(

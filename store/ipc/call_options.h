@@ -23,8 +23,12 @@ Result<UpdateSource> ParseBatchOptions(const CallOptions& options);
 struct QueryOptions {
   int version = 1;                      // the stream format version to write (Steroids only)
   engine::QueryParameters parameters;  // `~name` values (query_parameters.h)
+  // Steroids.QueryRows: the caller's cap on the encoded rows in the reply (0: none beyond the
+  // store's --max-reply-mib); Query ignores it.
+  uint64_t max_bytes = 0;
 };
-// Steroids.Query: "version": 1 (any D-Bus integer type) or absent; "parameters" a{s(ssss)}.
+// Steroids.Query and QueryRows: "version": 1 (any D-Bus integer type) or absent; "parameters"
+// a{s(ssss)}; "max_bytes" (any non-negative D-Bus integer).
 Result<QueryOptions> ParseStreamOptions(const CallOptions& options);
 // Resources.SparqlQueryWithOptions: "parameters" only.
 Result<engine::QueryParameters> ParsePlainQueryOptions(const CallOptions& options);

@@ -17,8 +17,10 @@ namespace quarry::ipc {
 // GraphUpdated and Writeback signals. A SparqlQuery whose rows would take more than
 // `max_reply_bytes` on the wire fails with kReplyTooLargeError instead of being sent.
 void RegisterResources(sdbus::IObject& object, Backend& backend, size_t max_reply_bytes);
-// org.quarry.Store1.Steroids: Query, rows through a file descriptor.
-void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& drainer);
+// org.quarry.Store1.Steroids: Query, rows through a file descriptor; QueryRows, rows in the
+// reply up to the caller's "max_bytes" and `max_reply_bytes` (kReplyTooLargeError beyond).
+void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& drainer,
+                      size_t max_reply_bytes);
 // org.quarry.Store1.Status: GetStatus, GetProgress, GetStatusMessage, signal Progress.
 void RegisterStatus(sdbus::IObject& object, StatusBoard& status);
 // org.quarry.Store1.Backup: Save, Restore.

@@ -69,24 +69,6 @@ Result<sdbus::MethodReply> MarshalRows(const sdbus::MethodCall& call, engine::St
   return reply;
 }
 
-// Replies to a call registered without sdbus-c++'s typed Result (reply.h's counterparts).
-void SendCallReply(const sdbus::MethodReply& reply) {
-  try {
-    reply.send();
-  } catch (const sdbus::Error& error) {
-    LogWarning(fmt::format("cannot send a reply: {}", error.what()));
-  }
-  WakeEventLoop();
-}
-void SendCallError(const sdbus::MethodCall& call, const sdbus::Error& error) {
-  try {
-    call.createErrorReply(error).send();
-  } catch (const sdbus::Error& failure) {
-    LogWarning(fmt::format("cannot send an error reply: {}", failure.what()));
-  }
-  WakeEventLoop();
-}
-
 // LOAD <uri> needs an IRIREF: these characters cannot appear in one (SPARQL 1.1 grammar [139]).
 Result<std::string> LoadRequest(const std::string& uri) {
   const bool bad = uri.empty() || uri.find_first_of("<>\"{}|^`\\") != std::string::npos ||
@@ -108,22 +90,9 @@ void SubmitPlainQuery(Backend& backend, size_t max_reply_bytes, sdbus::MethodCal
   backend.SubmitRead(
       {[call, query = std::move(query), parameters = std::move(parameters),
         max_reply_bytes](engine::Store& store) {
-         bool too_large = false;
-         Result<sdbus::MethodReply> reply = Error(Errc::kInternal, "no reply");
-         try {
-           reply = MarshalRows(call, store, query, parameters, max_reply_bytes, &too_large);
-         } catch (const sdbus::Error& error) {  // sd-bus refuses a value (e.g. not UTF-8)
-           reply = Error(Errc::kInternal,
-                         fmt::format("cannot put the result into a D-Bus reply: {}",
-                                     error.getMessage()));
-         }
-         if (reply)
-           SendCallReply(*reply);
-         else if (too_large)
-           SendCallError(call, sdbus::Error(std::string(kReplyTooLargeError),
-                                            reply.error().ToString()));
-         else
-           SendCallError(call, ToDbusError(reply.error()));
+         SendBuiltReply(call, "the result", [&](bool* too_large) {
+           return MarshalRows(call, store, query, parameters, max_reply_bytes, too_large);
+         });
        },
        [call](const Error& error) { SendCallError(call, ToDbusError(error)); }},
       cost_key);

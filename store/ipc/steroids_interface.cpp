@@ -1,5 +1,8 @@
 #include <sdbus-c++/sdbus-c++.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -10,7 +13,9 @@
 #include "store/ipc/graph_stream.h"
 #include "store/ipc/interfaces.h"
 #include "store/ipc/outgoing_blocks.h"
+#include "store/ipc/error_names.h"
 #include "store/ipc/query_parameters.h"
+#include "store/ipc/raw_message.h"
 #include "store/ipc/reply.h"
 #include "store/ipc/row_encoder.h"
 
@@ -69,9 +74,79 @@ void RunStreamQuery(engine::Store& store, const std::string& query,
               });
 }
 
+// QueryRows' reply: the variable names and every row, encoded as in the FD stream
+// (row_encoder.h), appended as one `ay` (raw_message.h). Fails with `too_large` set as soon as
+// the encoded rows pass `max_bytes`: the client then streams the query instead.
+Result<sdbus::MethodReply> EncodeRowsReply(const sdbus::MethodCall& call, engine::Store& store,
+                                           const std::string& query,
+                                           const engine::QueryParameters& parameters,
+                                           size_t max_bytes, bool* too_large) {
+  if (IsGraphQuery(query)) {
+    return Error(Errc::kInvalidArgument, "QueryRows takes SELECT and ASK queries; CONSTRUCT and "
+                                         "DESCRIBE results stream through Steroids.Query");
+  }
+  QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, CountedQuery(store, query, parameters));
+  Names names;
+  for (int column = 0; column < cursor.ColumnCount(); ++column) {
+    names.push_back(cursor.VariableName(column));
+  }
+  // One buffer per thread: a small reply costs no allocation once the thread has run one.
+  thread_local std::string rows;
+  rows.clear();
+  size_t count = 0;
+  for (;;) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
+    if (!has_row) break;
+    AppendRow(cursor, rows);
+    ++count;
+    if (rows.size() > max_bytes) {
+      *too_large = true;
+      return Error(Errc::kUnsupported,
+                   fmt::format("the rows are too large for one QueryRows reply: over {} bytes "
+                               "after {} rows (the limit is {} bytes); stream them through "
+                               "Steroids.Query",
+                               rows.size(), count, max_bytes));
+    }
+  }
+  sdbus::MethodReply reply = call.createReply();
+  reply << names;
+  AppendByteArray(reply, rows);
+  if (rows.capacity() > kStreamBlockSize * 16) rows = std::string();  // keep no large buffer
+  return reply;
+}
+
 }  // namespace
 
-void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& drainer) {
+void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& drainer,
+                      size_t max_reply_bytes) {
+  // QueryRows(s query, a{sv} options) -> (as variable_names, ay rows): a small result in the
+  // reply itself, no pipe or descriptor (issue 7). Registered by signature: the rows are
+  // appended as one array.
+  object.registerMethod(
+      kSteroidsInterface, "QueryRows", "sa{sv}", {"query", "options"}, "asay",
+      {"variable_names", "rows"}, [&backend, max_reply_bytes](sdbus::MethodCall call) {
+        std::string query;
+        CallOptions options;
+        call >> query >> options;
+        auto parsed = ParseStreamOptions(options);
+        if (!parsed) return SendCallError(call, ToDbusError(parsed.error()));
+        const size_t max_bytes =
+            parsed->max_bytes == 0
+                ? max_reply_bytes
+                : static_cast<size_t>(std::min<uint64_t>(parsed->max_bytes, max_reply_bytes));
+        // A query that ran short before runs right here (backend.h "inline_read_budget").
+        const size_t cost_key = std::hash<std::string>{}(query);
+        backend.SubmitRead(
+            {[call, query = std::move(query), parameters = std::move(parsed->parameters),
+              max_bytes](engine::Store& store) {
+               SendBuiltReply(call, "the rows", [&](bool* too_large) {
+                 return EncodeRowsReply(call, store, query, parameters, max_bytes, too_large);
+               });
+             },
+             [call](const Error& error) { SendCallError(call, ToDbusError(error)); }},
+            cost_key);
+      });
+
   object.registerMethod("Query")
       .onInterface(kSteroidsInterface)
       .withInputParamNames("query", "fd", "options")

@@ -39,7 +39,7 @@ class StoreService {
   // Registers every interface; the Progress signal follows the status board from now on.
   void Publish() {
     RegisterResources(*object_, backend_, max_reply_bytes_);
-    RegisterSteroids(*object_, backend_, drainer_);
+    RegisterSteroids(*object_, backend_, drainer_, max_reply_bytes_);
     RegisterStatus(*object_, status_);
     RegisterBackup(*object_, backend_, status_);
     object_->finishRegistration();

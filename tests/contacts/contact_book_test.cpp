@@ -124,6 +124,41 @@ TEST_CASE("ContactBook filters: name prefix and suffix, email, phone suffix") {
   }
 }
 
+TEST_CASE("FindUids answers the UIDs of Find's contacts, for every filter, from the index") {
+  BookFixture f;
+  f.SaveGenerated(40);
+  using Kind = ContactFilter::Kind;
+  const ContactFilter filters[] = {
+      {Kind::kNamePrefix, "l"},         {Kind::kNamePrefix, "LOVELACE"},
+      {Kind::kNamePrefix, "Müll"},      {Kind::kNamePrefix, "zzz"},
+      {Kind::kNameSuffix, "rcía0"},     {Kind::kNameSuffix, "0"},
+      {Kind::kEmail, "Person7@Work.Example"}, {Kind::kEmail, "person7@work"},
+      {Kind::kPhoneSuffix, "030 1000444"},    {Kind::kPhoneSuffix, "4"}};
+  size_t nonempty = 0;
+  for (const ContactFilter& filter : filters) {
+    CAPTURE(filter.text);
+    auto uids = f.book->FindUids(filter);
+    REQUIRE_MESSAGE(uids.ok(), (uids ? "" : uids.error().ToString()));
+    std::vector<std::string> sorted = *uids;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());  // each once
+    CHECK(sorted == FoundUids(*f.book, filter));
+    nonempty += sorted.empty() ? 0 : 1;
+  }
+  CHECK(nonempty >= 6);  // not vacuous: most of the filters find contacts
+  CHECK(f.book->FindUids({Kind::kNamePrefix, "l"})->size() > 3);  // shared prefix, many names
+  CHECK(!f.book->FindUids({Kind::kPhoneSuffix, "no digits"}).ok());
+  // The UID statement searches the same key index, and reads the UID by the contact's ID.
+  for (const Kind kind : {Kind::kNamePrefix, Kind::kNameSuffix, Kind::kEmail, Kind::kPhoneSuffix}) {
+    auto plan = f.connection->Explain(ContactBook::FindUidsQuery({kind, "abc1234"}));
+    REQUIRE_MESSAGE(plan.ok(), (plan ? "" : plan.error().ToString()));
+    const std::string text = plan->substr(plan->find("Plan:"));
+    CAPTURE(text);
+    CHECK(text.find(kind == Kind::kEmail ? "(qco:emailKey=?)" : "Key<?)") != std::string::npos);
+    CHECK(text.find("SCAN t") == std::string::npos);
+  }
+}
+
 TEST_CASE("Every filter is an index search in SQLite's plan, never a scan of the keys") {
   BookFixture f;
   f.SaveGenerated(3);

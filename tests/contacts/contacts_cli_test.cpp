@@ -96,6 +96,24 @@ TEST_CASE("contacts get and find") {
   const std::string plan = QuarryOk(book.Contacts({"find", "--phone", "1000629", "--explain"}));
   CHECK(plan.find("USING INDEX nco:PersonContact_qco:reversedPhoneKey_qco:reversedPhoneKey "
                   "(qco:reversedPhoneKey>? AND qco:reversedPhoneKey<?)") != std::string::npos);
+  // --uids: the same contacts' UIDs, one a line, from the same index.
+  const auto lines = [](std::string text) {
+    std::vector<std::string> out;
+    for (size_t end; (end = text.find('\n')) != std::string::npos; text.erase(0, end + 1)) {
+      out.push_back(text.substr(0, end));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  CHECK(lines(QuarryOk(book.Contacts({"find", "--prefix", "BERG", "--uids"}))) ==
+        std::vector<std::string>{"contact-000001", "contact-000017"});
+  CHECK(QuarryOk(book.Contacts({"find", "--email", "17.4@Example.org", "--uids"})) ==
+        "contact-000017\n");
+  const std::string uids_plan =
+      QuarryOk(book.Contacts({"find", "--phone", "1000629", "--uids", "--explain"}));
+  CHECK(uids_plan.find("nco:contactUID") != std::string::npos);
+  CHECK(uids_plan.find("USING INDEX nco:PersonContact_qco:reversedPhoneKey_qco:reversedPhoneKey "
+                       "(qco:reversedPhoneKey>? AND qco:reversedPhoneKey<?)") != std::string::npos);
   const testing::QuarryRun two = RunQuarry(book.Contacts({"find", "--prefix", "a", "--email", "b"}));
   CHECK(two.exit_code != 0);
   CHECK(two.err.find("exactly one of --prefix, --suffix, --email, --phone") != std::string::npos);

@@ -11,11 +11,47 @@
 #include "extract/core/iri.h"
 #include "extract/core/mime.h"
 #include "extract/core/module.h"
+#include "extract/core/rdf_text.h"
+#include "store/common/sparql_quote.h"
 #include "store/common/unique_fd.h"
 #include "tests/support/temp_dir.h"
 
 namespace quarry::extract {
 namespace {
+
+// The escaper as it was written before it appended runs whole: one byte at a time.
+std::string EscapedByteByByte(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '"': out += "\\\""; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: out += c;
+    }
+  }
+  return out + "\"";
+}
+
+TEST_CASE("AppendStringLiteral: every escape, appended in place after what is there") {
+  std::string every_byte;
+  for (int c = 0; c < 256; ++c) every_byte.push_back(static_cast<char>(c));
+  const std::vector<std::string> texts = {
+      "", "plain", "\\", "\"", "\n\r\t", "a\"b\\c\nd\re\tf", "\"\"\\\\\n\n", "end\\",
+      "\tstart", "caf\xC3\xA9 \xE2\x80\x94 \xF0\x9F\x98\x80", every_byte, every_byte + every_byte,
+      std::string(70000, 'x') + "\"" + std::string(3, '\n')};
+  for (const std::string& text : texts) {
+    std::string out = "prefix ";
+    rdf_text::AppendStringLiteral(text, out);
+    CHECK(out == "prefix " + EscapedByteByByte(text));
+    CHECK(SparqlString(text) == EscapedByteByByte(text));
+  }
+  std::string out;
+  rdf_text::AppendStringLiteral("say \"hi\"\\\n", out);
+  CHECK(out == R"("say \"hi\"\\\n")");
+}
 
 TEST_CASE("DeterministicIri: one resource however the name is cased or composed") {
   CHECK(DeterministicIri("artist", {"ABBA"}) == DeterministicIri("artist", {"abba"}));

@@ -1,8 +1,13 @@
 // The PDF module against gen-corpus ground truth: every PDF of the corpus, field by field.
 #include <doctest/doctest.h>
+#include <poppler-page.h>
+
+#include <cstdio>
+#include <fstream>
 
 #include "extract/core/iri.h"
 #include "extract/core/vocab.h"
+#include "extract/modules/pdf_text.h"
 #include "tests/extract/extract_test_util.h"
 
 namespace quarry::extract {
@@ -109,6 +114,67 @@ TEST_CASE("PDF module: the text cap holds, cut on a code point, with one or two 
     CHECK(text->size() >= 995);
     const auto full = One<std::string>(single->extraction.element, vocab::Nie("plainTextContent"));
     CHECK(full->compare(0, text->size(), *text) == 0);  // a prefix, in page order
+  }
+}
+
+TEST_CASE("PDF text: read into memory or from the file, the same text, one or two threads") {
+  const auto pdfs = testing::Entries({"pdf"});
+  REQUIRE_FALSE(pdfs.empty());
+  for (const auto& entry : pdfs) {
+    const std::string path = testing::CorpusPath(entry);
+    INFO(path);
+    auto in_memory = ReadPdfSource(path);
+    auto from_file = ReadPdfSource(path, 0);  // nothing fits in memory: poppler reads the file
+    REQUIRE(in_memory.ok());
+    REQUIRE(from_file.ok());
+    CHECK(in_memory->in_memory);
+    CHECK_FALSE(from_file->in_memory);
+    CHECK(from_file->bytes.empty());
+    std::ifstream file(path, std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(file), {}};
+    CHECK(in_memory->bytes == bytes);  // the whole file, not a prefix
+    const auto memory_document = in_memory->Open();
+    const auto file_document = from_file->Open();
+    REQUIRE(memory_document != nullptr);
+    REQUIRE(file_document != nullptr);
+    CHECK(memory_document->pages() == entry["pages"].get<int>());
+    for (const unsigned threads : {1u, 2u}) {
+      auto memory_text = ExtractPdfText(*memory_document, *in_memory, {1u << 20, threads});
+      auto file_text = ExtractPdfText(*file_document, *from_file, {1u << 20, threads});
+      REQUIRE(memory_text.ok());
+      REQUIRE(file_text.ok());
+      CHECK(*memory_text == *file_text);
+      CHECK(memory_text->find(entry["needle"].get<std::string>()) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("PDF text: an empty or missing file is an error, not a document") {
+  const std::string empty = testing::kCorpusDir + "/../pdf_text_empty_test.pdf";
+  std::ofstream(empty).close();
+  auto read = ReadPdfSource(empty);
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.error().code() == Errc::kCorrupt);
+  std::remove(empty.c_str());
+  auto missing = ReadPdfSource(empty);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code() == Errc::kNotFound);
+}
+
+TEST_CASE("PDF text: poppler's globals are held by one document that stays open") {
+  CHECK(HoldPopplerGlobals());
+  CHECK(HoldPopplerGlobals());  // idempotent
+  // The process's documents come and go while the keeper stays: extraction still works after.
+  const auto pdfs = testing::Entries({"pdf"});
+  REQUIRE_FALSE(pdfs.empty());
+  auto source = ReadPdfSource(testing::CorpusPath(pdfs.front()));
+  REQUIRE(source.ok());
+  for (int round = 0; round < 2; ++round) {
+    const auto document = source->Open();
+    REQUIRE(document != nullptr);
+    auto text = ExtractPdfText(*document, *source, {1u << 20, 1});
+    REQUIRE(text.ok());
+    CHECK(text->find(pdfs.front()["needle"].get<std::string>()) != std::string::npos);
   }
 }
 

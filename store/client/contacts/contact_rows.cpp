@@ -81,9 +81,11 @@ void ReadRow(Cursor& row, char kind, Contact& c, int base) {
 
 }  // namespace
 
-Result<std::vector<std::pair<int64_t, Contact>>> ReadContacts(Cursor& cursor) {
+Result<std::vector<std::pair<int64_t, Contact>>> ReadContacts(Cursor& cursor, size_t expected) {
   std::vector<std::pair<int64_t, Contact>> contacts;
   std::unordered_map<int64_t, size_t> index_of;
+  contacts.reserve(expected);
+  index_of.reserve(expected);
   while (true) {
     QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
     if (!has_row) break;

@@ -45,7 +45,8 @@ std::string_view PhoneClass(const std::vector<std::string>& types);
 std::string ContactsQuery(std::string_view selector);
 
 // Decodes ContactsQuery rows into contacts with their resource IDs, in first-seen order.
-Result<std::vector<std::pair<int64_t, Contact>>> ReadContacts(Cursor& cursor);
+// `expected`: how many contacts the query can return at most (room reserved for them).
+Result<std::vector<std::pair<int64_t, Contact>>> ReadContacts(Cursor& cursor, size_t expected = 0);
 
 // The read ContactBook runs (issue 7): the contacts' IDs first, then one query per field group
 // over those IDs, assembled here by ID. Group 0 is the contact row (nco:PersonContact with its

@@ -64,6 +64,11 @@ std::string ContactBook::Statements::FindText(ContactFilter::Kind kind) {
                      SearchSelector(kind));
 }
 
+std::string ContactBook::Statements::FindUidsText(ContactFilter::Kind kind) {
+  return fmt::format("{}SELECT ?uid WHERE {{ {} ?c nco:contactUID ?uid }}", kSparqlPrefixes,
+                     SearchSelector(kind));
+}
+
 std::string ContactBook::Statements::ReadIdsText(size_t slots) {
   return ContactsQuery(IdRestriction(slots));
 }
@@ -108,7 +113,7 @@ Result<IdContacts> ContactBook::Statements::ReadUids(const std::vector<std::stri
                           RunUids(
                               fmt::format("uids/read/{}", slots),
                               [slots] { return ReadUidsText(slots); }, uids, begin, end));
-  QUARRY_ASSIGN_OR_RETURN(auto rows, ReadContacts(cursor));
+  QUARRY_ASSIGN_OR_RETURN(auto rows, ReadContacts(cursor, end - begin));
   // The contact row's branch carries the UID; rows of other branches for a resource without
   // it (not an nco:PersonContact) are dropped.
   std::unordered_map<std::string_view, size_t> index_of;
@@ -158,14 +163,22 @@ Result<Cursor> ContactBook::Statements::ExistingUids(const std::vector<std::stri
       uids, begin, end);
 }
 
-Result<std::vector<int64_t>> ContactBook::Statements::FindIds(const ContactFilter& filter) {
+Result<Cursor> ContactBook::Statements::RunFind(const ContactFilter& filter, bool uids) {
   const KeyRange range = FilterRange(filter);
+  // Shape keys made without formatting: "find/<kind>" and "find-uids/<kind>".
+  std::string key = uids ? "find-uids/" : "find/";
+  key += static_cast<char>('0' + static_cast<int>(filter.kind));
   QUARRY_ASSIGN_OR_RETURN(Statement * statement,
-                          Shape(fmt::format("find/{}", static_cast<int>(filter.kind)),
-                                [&filter] { return FindText(filter.kind); }));
+                          Shape(key, [&filter, uids] {
+                            return uids ? FindUidsText(filter.kind) : FindText(filter.kind);
+                          }));
   statement->BindString("low", range.low);
   if (!range.high.empty()) statement->BindString("high", range.high);
-  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
+  return Run(*statement);
+}
+
+Result<std::vector<int64_t>> ContactBook::Statements::FindIds(const ContactFilter& filter) {
+  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, RunFind(filter, /*uids=*/false));
   std::vector<int64_t> ids;
   while (true) {
     QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
@@ -173,6 +186,17 @@ Result<std::vector<int64_t>> ContactBook::Statements::FindIds(const ContactFilte
     ids.push_back(cursor.GetInteger(0));
   }
   return ids;
+}
+
+Result<std::vector<std::string>> ContactBook::Statements::FindUids(const ContactFilter& filter) {
+  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, RunFind(filter, /*uids=*/true));
+  std::vector<std::string> uids;
+  while (true) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
+    if (!has_row) break;
+    uids.emplace_back(cursor.GetString(0));  // a view into the row: one copy, no temporary
+  }
+  return uids;
 }
 
 Result<void> ContactBook::Statements::ReadChunk(const std::vector<int64_t>& ids, size_t begin,
@@ -187,7 +211,7 @@ Result<void> ContactBook::Statements::ReadChunk(const std::vector<int64_t>& ids,
     statement->BindInteger(names[i], ids[std::min(begin + i, end - 1)]);
   }
   QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
-  QUARRY_ASSIGN_OR_RETURN(auto rows, ReadContacts(cursor));
+  QUARRY_ASSIGN_OR_RETURN(auto rows, ReadContacts(cursor, end - begin));
   // A contact is what the contact row's branch returned (it carries the UID): rows of other
   // branches for an ID without it (not an nco:PersonContact) are dropped.
   std::unordered_map<int64_t, size_t> index_of;
@@ -205,6 +229,7 @@ Result<void> ContactBook::Statements::ReadChunk(const std::vector<int64_t>& ids,
 
 Result<IdContacts> ContactBook::Statements::ReadIds(const std::vector<int64_t>& ids) {
   IdContacts contacts;
+  contacts.reserve(ids.size());  // a Contact is ~20 strings and vectors: no moves on growth
   for (size_t begin = 0; begin < ids.size(); begin += kMaxUidsPerQuery) {
     QUARRY_TRY(ReadChunk(ids, begin, std::min(ids.size(), begin + kMaxUidsPerQuery), contacts));
   }

@@ -52,6 +52,9 @@ class ContactBook::Statements {
   Result<Cursor> ExistingUids(const std::vector<std::string>& uids, size_t begin, size_t end);
   // The IDs of the contacts whose qco: keys match `filter` (contact_keys.h: FilterRange).
   Result<std::vector<int64_t>> FindIds(const ContactFilter& filter);
+  // The UIDs of those contacts (FindUidsText: the search joined to
+  // nco:contactUID, read from the contact row the search found).
+  Result<std::vector<std::string>> FindUids(const ContactFilter& filter);
   // Whole contacts by ID, in the order of `ids` (IDs that are no contact skipped).
   Result<IdContacts> ReadIds(const std::vector<int64_t>& ids);
   // Every contact, whole: each group read entire, no ID list.
@@ -68,6 +71,7 @@ class ContactBook::Statements {
   static std::string FetchUidsText(size_t slots);
   static std::string ReadUidsText(size_t slots);
   static std::string FindText(ContactFilter::Kind kind);
+  static std::string FindUidsText(ContactFilter::Kind kind);
   static std::string ReadIdsText(size_t slots);
   static std::string GroupText(size_t group);
 
@@ -79,6 +83,8 @@ class ContactBook::Statements {
   Result<Cursor> Run(Statement& statement);
   Result<Cursor> RunUids(const std::string& key, const Text& sparql,
                          const std::vector<std::string>& uids, size_t begin, size_t end);
+  // The statement of filter `kind` (`uids`: FindUidsText, else FindText), its range bound.
+  Result<Cursor> RunFind(const ContactFilter& filter, bool uids);
   Result<void> ReadChunk(const std::vector<int64_t>& ids, size_t begin, size_t end,
                          IdContacts& out);
   void BindUids(Statement& statement, const std::vector<std::string>& uids, size_t begin,

@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -27,7 +28,11 @@ constexpr std::string_view kCommonPragmas =
 // (bytes) override the defaults, to measure them (bench/index/README.md "mmap_size"). The
 // writer maps nothing: while indexing it touches every page of the file, and mapped they made
 // quarry-store's peak RSS at 20,000 files 168 MiB, read through its cache 86 MiB, at no cost
-// in indexing time. Readers keep their mapping (query rows without a copy).
+// in indexing time. Readers keep their mapping (query rows without a copy): without it
+// quarry-store's Pss under 4 query threads was 64-67 MiB instead of 92-100 (Tracker 3.4: 460)
+// with the same times for the index bench's queries, but direct contact reads became 1.4-3x
+// slower (bench/phonebook at 12,800: fetch_one 54 -> 88 us, prefix_short 12.4 -> 20.0 ms,
+// prefix_short_uids 0.6 -> 1.9 ms; bench/index/README.md "Heap trimmer, no reader mapping").
 constexpr int64_t kReaderMmapSize = 268435456;
 constexpr int64_t kWriterMmapSize = 0;
 
@@ -41,12 +46,24 @@ int64_t MmapSize(bool is_writer) {
   return is_writer ? kWriterMmapSize : kReaderMmapSize;
 }
 
+// QUARRY_CACHE_KIB (read-only connections) and QUARRY_WRITER_CACHE_KIB override cache_size
+// (KiB of heap per connection), to measure them (bench/index/README.md "Memory"); unset or
+// not a positive KiB count: the pragmas below decide.
+std::optional<int64_t> CacheKibOverride(bool is_writer) {
+  const char* text = std::getenv(is_writer ? "QUARRY_WRITER_CACHE_KIB" : "QUARRY_CACHE_KIB");
+  if (text == nullptr || *text == '\0') return std::nullopt;
+  char* end = nullptr;
+  const long long value = std::strtoll(text, &end, 10);
+  if (*end != '\0' || value <= 0) return std::nullopt;
+  return value;
+}
+
 // The writer's extra settings. In WAL mode synchronous=NORMAL syncs only at checkpoints: a
 // power cut may lose the last commits but never corrupts the file. journal_size_limit trims
 // the WAL back to 64 MiB after a checkpoint so one huge import does not leave a huge file.
 // cache_size (KiB when negative) is heap per connection: the writer's holds the pages a
-// transaction changes (8 MiB); a reader's only pages it cannot read through the mapping (the
-// WAL's), so 2 MiB each. quarry-store has a writer and 4 readers: 16 MiB of cache, not 80
+// transaction changes (8 MiB); a reader's the pages its queries read (no mapping), 2 MiB
+// each. quarry-store has a writer and 4 readers: 16 MiB of cache, not 80
 // (16 MiB each until 2026-12-01; peak RSS at 20,000 files in bench/index was 176 MiB).
 // wal_autocheckpoint: the commit that takes the WAL past 10,000 pages (~40 MiB, under
 // journal_size_limit) checkpoints it. At SQLite's default of 1,000, one-contact saves paid a
@@ -79,6 +96,17 @@ struct Database::State {
   std::filesystem::path file;
   OpenMode mode;
 };
+
+int64_t Database::LimitProcessHeap(int64_t default_kib) {
+  int64_t kib = default_kib;
+  if (const char* text = std::getenv("QUARRY_SQLITE_HEAP_KIB"); text != nullptr && *text) {
+    char* end = nullptr;
+    const long long value = std::strtoll(text, &end, 10);
+    if (*end == '\0' && value >= 0) kib = value;
+  }
+  sqlite3_soft_heap_limit64(kib * 1024);
+  return sqlite3_soft_heap_limit64(-1);
+}
 
 Database::Database(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Database::Database(Database&& other) noexcept = default;
@@ -120,11 +148,17 @@ Result<void> Database::Configure() {
                                           file().string(), journal));
     }
     QUARRY_TRY(Exec(kWriterPragmas));
+    if (const auto kib = CacheKibOverride(true)) {
+      QUARRY_TRY(Exec(fmt::format("PRAGMA cache_size=-{};", *kib)));
+    }
     QUARRY_TRY(Exec(fmt::format("PRAGMA mmap_size={};", MmapSize(true))));
     return Exec(kCommonPragmas);
   }
   QUARRY_TRY(Exec(kCommonPragmas));
   QUARRY_TRY(Exec(kReaderPragmas));
+  if (const auto kib = CacheKibOverride(false)) {
+    QUARRY_TRY(Exec(fmt::format("PRAGMA cache_size=-{};", *kib)));
+  }
   QUARRY_TRY(Exec(fmt::format("PRAGMA mmap_size={};", MmapSize(false))));
   // Read the header now, so a damaged file is reported by Open(), not by the first query.
   QUARRY_TRY(QueryText("SELECT count(*) FROM sqlite_schema"));

@@ -37,6 +37,11 @@ class Database {
   // database), kBusy (locked past the budget while setting up).
   static Result<Database> Open(const std::filesystem::path& file, OpenMode mode);
 
+  // SQLite's soft heap limit for the whole process (sqlite3_soft_heap_limit64): above it, the
+  // connections' page caches give pages back before taking new ones. QUARRY_SQLITE_HEAP_KIB
+  // (a KiB count; 0 for none) overrides `default_kib`. Returns the limit set, in bytes.
+  static int64_t LimitProcessHeap(int64_t default_kib);
+
   Database(Database&& other) noexcept;
   Database& operator=(Database&& other) noexcept;
   Database(const Database&) = delete;

@@ -3,13 +3,19 @@
 
 #include <doctest/doctest.h>
 #include <malloc.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 namespace quarry {
 namespace {
@@ -40,8 +46,13 @@ TEST_CASE("ParseMallocSettings: defaults, glibc, overrides and bad items") {
   CHECK(custom.arena_max == 3);
   CHECK(custom.mmap_threshold == 65536);
   CHECK(custom.trim_threshold == defaults.trim_threshold);
+  CHECK(defaults.trim_interval_ms == 1000);
+  CHECK(ParseMallocSettings("trim_interval_ms=0").trim_interval_ms == 0);
+  CHECK(ParseMallocSettings("trim_interval_ms=250").trim_interval_ms == 250);
 
-  const MallocSettings bad = ParseMallocSettings("arena_max=0,colour=blue,trim_threshold=x,trim_threshold=4096", &warning);
+  const MallocSettings bad = ParseMallocSettings("arena_max=0,colour=blue,trim_threshold=x,trim_threshold=4096,trim_interval_ms=-1", &warning);
+  CHECK(bad.trim_interval_ms == defaults.trim_interval_ms);
+  CHECK(warning.find("'trim_interval_ms=-1'") != std::string::npos);
   CHECK(bad.arena_max == defaults.arena_max);
   CHECK(bad.trim_threshold == 4096);
   CHECK(warning.find("'arena_max=0'") != std::string::npos);
@@ -106,6 +117,111 @@ TEST_CASE("ConfigureMalloc applies QUARRY_MALLOC and leaves glibc alone for glib
   CHECK_FALSE(ConfigureMalloc("process_memory_test").apply);
   REQUIRE(::unsetenv("QUARRY_MALLOC") == 0);
   CHECK(ConfigureMalloc("process_memory_test") == MallocSettings{});
+}
+
+// 32 MiB of small blocks, touched, then freed below a block still in use: free memory inside
+// the heap (not at its top, so free() keeps it resident). Returns the resident size while
+// the blocks were in use; `pin` is the block above them, for the caller to free.
+size_t FreeInsideHeap(void** pin) {
+  constexpr size_t kBlock = size_t{16} << 10;
+  std::vector<void*> blocks(2049);
+  for (void*& block : blocks) {
+    block = ::malloc(kBlock);
+    REQUIRE(block != nullptr);
+    std::memset(block, 7, kBlock);
+  }
+  // The last block, carved from the top of the heap after the others, stays in use.
+  *pin = blocks.back();
+  blocks.pop_back();
+  const size_t resident = ResidentBytes();
+  for (void* block : blocks) ::free(block);
+  return resident;
+}
+
+TEST_CASE("TrimFreeHeap gives free pages inside the heap back, and only above its minimum") {
+  CHECK(ResidentBytes() > 0);
+  if (!kGlibcMalloc) return;
+  void* pin = nullptr;
+  const size_t in_use = FreeInsideHeap(&pin);
+  CHECK_FALSE(TrimFreeHeap(size_t{1} << 40));  // not that much free: nothing done
+  CHECK(TrimFreeHeap(size_t{1} << 20));
+  CHECK(ResidentBytes() + (size_t{24} << 20) <= in_use);
+  ::free(pin);
+}
+
+TEST_CASE("HeapTrimDue: only when the process is quiet and grew by 1 MiB since the last trim") {
+  using std::chrono::microseconds;
+  using std::chrono::milliseconds;
+  constexpr size_t kMiB = size_t{1} << 20;
+  const milliseconds second(1000);
+  CHECK(HeapTrimDue(microseconds(0), second, 40 * kMiB, 30 * kMiB));
+  CHECK(HeapTrimDue(microseconds(19000), second, 40 * kMiB, 30 * kMiB));  // under 2% of a core
+  CHECK_FALSE(HeapTrimDue(microseconds(20000), second, 40 * kMiB, 30 * kMiB));  // busy
+  CHECK_FALSE(HeapTrimDue(microseconds(100000), second, 40 * kMiB, 30 * kMiB));
+  CHECK_FALSE(HeapTrimDue(microseconds(0), second, 30 * kMiB + kMiB - 1, 30 * kMiB));
+  CHECK(HeapTrimDue(microseconds(0), second, 31 * kMiB, 30 * kMiB));
+  CHECK_FALSE(HeapTrimDue(microseconds(2000), milliseconds(100), 40 * kMiB, 0));
+}
+
+TEST_CASE("NextTrimCheck: back to the interval when busy, doubling up to 64 intervals when idle") {
+  using std::chrono::microseconds;
+  using std::chrono::milliseconds;
+  const milliseconds second(1000);
+  CHECK(NextTrimCheck(second, second, microseconds(0)) == milliseconds(2000));
+  CHECK(NextTrimCheck(second, milliseconds(2000), microseconds(1999)) == milliseconds(4000));
+  CHECK(NextTrimCheck(second, milliseconds(2000), microseconds(2000)) == second);  // 0.1% busy
+  CHECK(NextTrimCheck(second, milliseconds(64000), microseconds(0)) == milliseconds(64000));
+  CHECK(NextTrimCheck(second, milliseconds(48000), microseconds(0)) == milliseconds(64000));
+  CHECK(NextTrimCheck(second, milliseconds(64000), microseconds(500000)) == second);
+}
+
+TEST_CASE("The heap trimmer started by ConfigureMalloc trims on its own") {
+  REQUIRE(::unsetenv("QUARRY_MALLOC") == 0);
+  ConfigureMalloc("process_memory_test");
+  if (!kGlibcMalloc) return;  // no trimmer under AddressSanitizer
+  CHECK_FALSE(StartHeapTrimmer(std::chrono::milliseconds(10)));  // one per process
+  void* pin = nullptr;
+  const size_t in_use = FreeInsideHeap(&pin);
+  // Its period is 1 s: wait for it (up to 30 s), without trimming here.
+  bool trimmed = false;
+  for (int i = 0; i < 300 && !trimmed; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    trimmed = ResidentBytes() + (size_t{24} << 20) <= in_use;
+  }
+  CHECK(trimmed);
+  ::free(pin);
+}
+
+// SigBlk of this process's thread named `name` ("" when there is none).
+std::string BlockedSignalsOf(const std::string& name) {
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string thread_name;
+    std::getline(comm, thread_name);
+    if (thread_name != name) continue;
+    std::ifstream status(task.path() / "status");
+    for (std::string line; std::getline(status, line);) {
+      if (line.rfind("SigBlk:", 0) == 0) return line.substr(line.find_first_not_of(" \t", 7));
+    }
+  }
+  return "";
+}
+
+TEST_CASE("The heap trimmer thread blocks every signal, whatever its creator blocked") {
+  // A daemon blocks SIGTERM only after ConfigureMalloc started the trimmer; a process-directed
+  // SIGTERM delivered to a trimmer that did not block it killed quarry-store.
+  REQUIRE(::unsetenv("QUARRY_MALLOC") == 0);
+  ConfigureMalloc("process_memory_test");
+  if (!kGlibcMalloc) return;  // no trimmer under AddressSanitizer
+  const std::string blocked = BlockedSignalsOf("quarry-trim");
+  REQUIRE_FALSE(blocked.empty());
+  const unsigned long long mask = std::stoull(blocked, nullptr, 16);
+  CHECK((mask & (1ull << (SIGTERM - 1))) != 0);
+  CHECK((mask & (1ull << (SIGINT - 1))) != 0);
+  CHECK((mask & (1ull << (SIGHUP - 1))) != 0);
+  sigset_t mine;
+  REQUIRE(pthread_sigmask(SIG_SETMASK, nullptr, &mine) == 0);
+  CHECK_FALSE(sigismember(&mine, SIGTERM));  // the creator's mask is as it was
 }
 
 }  // namespace

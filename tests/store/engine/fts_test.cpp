@@ -177,6 +177,39 @@ TEST_CASE("full-text rows: a name at insert, its text in a later transaction, ma
   CHECK(Search(store, "name10").empty());
 }
 
+TEST_CASE("full-text rows: resources of several classes in one transaction") {
+  // Each class group's row is written through its own columns (TripleWriter::InsertFulltextRows):
+  // new resources of four classes, one of two classes, and changed text of existing ones.
+  TestStore store;
+  AddDocuments(store);
+  store.Update(kFunctionPrefixes + R"(
+    INSERT DATA {
+      <urn:s1> a ex:Song ; ex:title "Blue moon" ; ex:content "lyrics about the moon" .
+      <urn:m1> a ex:Media ; ex:title "Moon landing film" ; ex:keyword "space" .
+      <urn:e1> a ex:Element ; ex:keyword "moon", "rock" .
+      <urn:a2> a ex:Artist ; ex:name "Moon Unit" .
+      <urn:x1> a ex:Artist, ex:Song ; ex:name "Crossover moon" ; ex:title "Both kinds" .
+    } ;
+    DELETE { <urn:d4> ex:title ?t } INSERT { <urn:d4> ex:title "Cats and the moon" }
+    WHERE { <urn:d4> ex:title ?t } ;
+    DELETE { <urn:a1> ex:name ?n } INSERT { <urn:a1> ex:name "Reporter Moon" }
+    WHERE { <urn:a1> ex:name ?n })");
+  CHECK(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
+  const Rows moon{"urn:a1", "urn:a2", "urn:d4", "urn:e1", "urn:m1", "urn:s1", "urn:x1"};
+  CHECK(Search(store, "moon") == moon);
+  CHECK(Search(store, "lyrics") == Rows{"urn:s1"});
+  CHECK(Search(store, "space") == Rows{"urn:m1"});
+  CHECK(Search(store, "rock") == Rows{"urn:e1"});
+  CHECK(Search(store, "crossover kinds") == Rows{"urn:x1"});  // an Artist's and a Song's column
+  CHECK(Search(store, "dogs").empty());
+  CHECK(Search(store, "Ann").empty());
+  CHECK(Search(store, "report") == Rows{"urn:d2", "urn:d3"});
+  // The same answers from an index written in one go from the content.
+  REQUIRE(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('rebuild')").ok());
+  CHECK(Search(store, "moon") == moon);
+  CHECK(Search(store, "crossover kinds") == Rows{"urn:x1"});
+}
+
 TEST_CASE("quarry sparql --explain: an fts:match query reads the FTS5 index") {
   TestStore store;
   auto plan =

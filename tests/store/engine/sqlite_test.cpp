@@ -39,18 +39,53 @@ TEST_CASE("Database: Open creates the file with WAL and the writer's settings") 
 TEST_CASE("Database: QUARRY_MMAP_SIZE and QUARRY_WRITER_MMAP_SIZE override mmap_size") {
   const TempDir dir;
   ::setenv("QUARRY_WRITER_MMAP_SIZE", "1048576", 1);
-  ::setenv("QUARRY_MMAP_SIZE", "0", 1);
+  ::setenv("QUARRY_MMAP_SIZE", "2097152", 1);
   Database writer = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadWrite));
   Check(writer.Exec("CREATE TABLE t(x)"));
   Database reader = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadOnly));
   CHECK(QueryInt(writer, "PRAGMA mmap_size") == 1048576);
-  CHECK(QueryInt(reader, "PRAGMA mmap_size") == 0);
-  // A value that is not a byte count is ignored: the default stays.
+  CHECK(QueryInt(reader, "PRAGMA mmap_size") == 2097152);
+  // A value that is not a byte count is ignored: the default (a reader maps 256 MiB) stays.
   ::setenv("QUARRY_MMAP_SIZE", "lots", 1);
   Database other = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadOnly));
   CHECK(QueryInt(other, "PRAGMA mmap_size") == 268435456);
   ::unsetenv("QUARRY_WRITER_MMAP_SIZE");
   ::unsetenv("QUARRY_MMAP_SIZE");
+}
+
+TEST_CASE("Database: QUARRY_CACHE_KIB and QUARRY_WRITER_CACHE_KIB override cache_size") {
+  const TempDir dir;
+  ::setenv("QUARRY_WRITER_CACHE_KIB", "3000", 1);
+  ::setenv("QUARRY_CACHE_KIB", "700", 1);
+  Database writer = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadWrite));
+  Check(writer.Exec("CREATE TABLE t(x)"));
+  Database reader = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadOnly));
+  CHECK(QueryInt(writer, "PRAGMA cache_size") == -3000);
+  CHECK(QueryInt(reader, "PRAGMA cache_size") == -700);
+  // Not a positive KiB count: ignored, the defaults stay.
+  ::setenv("QUARRY_WRITER_CACHE_KIB", "0", 1);
+  ::setenv("QUARRY_CACHE_KIB", "big", 1);
+  Database writer2 = Unwrap(Database::Open(dir / "other.db", OpenMode::kReadWrite));
+  Check(writer2.Exec("CREATE TABLE t(x)"));
+  Database reader2 = Unwrap(Database::Open(dir / "other.db", OpenMode::kReadOnly));
+  CHECK(QueryInt(writer2, "PRAGMA cache_size") == -8192);
+  CHECK(QueryInt(reader2, "PRAGMA cache_size") == -2048);
+  ::unsetenv("QUARRY_WRITER_CACHE_KIB");
+  ::unsetenv("QUARRY_CACHE_KIB");
+}
+
+TEST_CASE("Database: LimitProcessHeap sets SQLite's soft heap limit, QUARRY_SQLITE_HEAP_KIB wins") {
+  const int64_t before = sqlite3_soft_heap_limit64(-1);
+  CHECK(Database::LimitProcessHeap(12288) == int64_t{12288} * 1024);
+  CHECK(sqlite3_soft_heap_limit64(-1) == int64_t{12288} * 1024);
+  ::setenv("QUARRY_SQLITE_HEAP_KIB", "0", 1);  // none
+  CHECK(Database::LimitProcessHeap(12288) == 0);
+  ::setenv("QUARRY_SQLITE_HEAP_KIB", "4096", 1);
+  CHECK(Database::LimitProcessHeap(12288) == int64_t{4096} * 1024);
+  ::setenv("QUARRY_SQLITE_HEAP_KIB", "-5", 1);  // not a KiB count: the default
+  CHECK(Database::LimitProcessHeap(12288) == int64_t{12288} * 1024);
+  ::unsetenv("QUARRY_SQLITE_HEAP_KIB");
+  sqlite3_soft_heap_limit64(before);
 }
 
 TEST_CASE("Database: a read-only connection reads the writer's data but cannot write") {
@@ -60,7 +95,7 @@ TEST_CASE("Database: a read-only connection reads the writer's data but cannot w
 
   Database reader = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadOnly));
   CHECK(reader.mode() == OpenMode::kReadOnly);
-  // A reader reads through the mapping; its own cache holds WAL pages only (2 MiB of heap).
+  // A reader maps the file (direct reads 1.4-3x faster than through its 2 MiB cache).
   CHECK(QueryInt(reader, "PRAGMA cache_size") == -2048);
   CHECK(QueryInt(reader, "PRAGMA mmap_size") == 268435456);
   CHECK(QueryInt(reader, "SELECT count(*) FROM t") == 2);

@@ -5,14 +5,16 @@
 //            updates fail with a clear error. Tests, benchmarks and `quarry --database`.
 //   Direct() read-only WAL access to the database quarry-store writes; SPARQL compiles in this
 //            process (the fastest read path). Updates are refused.
-//   Bus()    quarry-store on D-Bus: queries stream through a pipe (Steroids FD stream, rows
-//            decoded while the store writes them; the reply is dispatched on the caller's thread
-//            while the cursor waits for rows) or, with QueryTransport::kPlainDBus, come back as
-//            one D-Bus reply; updates run in the store. A cursor still streaming is read to its
+//   Bus()    quarry-store on D-Bus: small results come typed inside the reply (Steroids
+//            QueryRows, BusOptions::inline_rows_max_bytes); others stream through a pipe
+//            (Steroids FD stream, rows decoded while the store writes them; the reply is
+//            dispatched on the caller's thread while the cursor waits for rows) or, with
+//            QueryTransport::kPlainDBus, come back as one D-Bus reply; updates run in the store. A cursor still streaming is read to its
 //            end into memory before the Connection's next call.
 // Thread-safety: one thread at a time per Connection.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -33,9 +35,10 @@ inline constexpr std::string_view kStoreBusName = "org.quarry.Store1";
 
 // How a Bus() connection fetches query rows.
 enum class QueryTransport {
-  kAuto,       // the default: the FD stream, whatever the size (typed, no size limit, one round
-               // trip like plain D-Bus, no thread per query: bench/ipc); plain SparqlQuery when
-               // the bus connection cannot pass descriptors (e.g. a TCP bus)
+  kAuto,       // the default: typed rows inside the reply (Steroids.QueryRows) up to
+               // BusOptions::inline_rows_max_bytes, else the FD stream (typed, no size limit,
+               // no thread per query: bench/ipc); plain SparqlQuery for larger results when the
+               // bus connection cannot pass descriptors (e.g. a TCP bus)
   kFdStream,   // forced (`--fd`): Steroids Query(s, h, a{sv}), rows through a pipe, typed,
                // decoded while the store writes them
   kPlainDBus,  // forced (`--no-fd`): Resources SparqlQuery(s) -> aas: text only, no types or
@@ -52,6 +55,10 @@ struct StoreStatus {
 struct BusOptions {
   std::string bus_name{kStoreBusName};
   std::string address;  // empty: the session bus (DBUS_SESSION_BUS_ADDRESS)
+  // QueryTransport::kAuto: results up to this many encoded bytes come inside the reply
+  // (Steroids.QueryRows, no pipe); a query text whose rows were larger streams from then on.
+  // 0: always the FD stream.
+  size_t inline_rows_max_bytes = 256 * 1024;
 };
 
 class Connection {

@@ -120,6 +120,10 @@ class ContactBook {
   // per 256 beyond (UIDs to IDs, then the IDs' field groups).
   Result<std::vector<Contact>> FetchByUid(const std::vector<std::string>& uids);
   Result<std::vector<Contact>> Find(const ContactFilter& filter);
+  // The UIDs of the contacts Find returns (in the order the index yields them), without reading
+  // the contacts (EDS's e_book_client_get_contacts_uids): one prepared statement over the key
+  // index, a string per found contact and nothing else allocated per row.
+  Result<std::vector<std::string>> FindUids(const ContactFilter& filter);
   // Contacts by resource ID (what GraphUpdated carries), one query.
   Result<std::vector<std::pair<int64_t, Contact>>> FetchByResourceId(
       const std::vector<int64_t>& ids);
@@ -127,6 +131,8 @@ class ContactBook {
   // index tests): Find runs the same search prepared once, with the key range bound as `~low`
   // and `~high`, then reads the found contacts by ID (FetchByResourceId's read).
   static std::string FindQuery(const ContactFilter& filter);
+  // FindUids's statement with the key written in (`--uids --explain`).
+  static std::string FindUidsQuery(const ContactFilter& filter);
 
   class Statements;  // prepared queries, one per shape (contact_statements.h)
 
