@@ -7,22 +7,32 @@ namespace quarry::miner {
 
 class ExtractClient::Impl {
  public:
-  std::unique_ptr<sdbus::IConnection> connection;
+  std::string bus_address;
+  std::unique_ptr<sdbus::IConnection> connection;  // opened by the first Queue()
   std::unique_ptr<sdbus::IProxy> proxy;
   std::chrono::milliseconds timeout{};
+
+  Result<void> Open() {
+    if (proxy) return Ok();
+    try {
+      connection = bus_address.empty() ? sdbus::createSessionBusConnection()
+                                       : sdbus::createSessionBusConnectionWithAddress(bus_address);
+      proxy = sdbus::createProxy(*connection, kExtractBusName, kExtractObjectPath);
+    } catch (const sdbus::Error& error) {
+      connection.reset();
+      return Error(Errc::kIo, fmt::format("cannot connect to the bus for {}: {}", kExtractBusName, error.what()));
+    }
+    return Ok();
+  }
 };
 
 Result<std::unique_ptr<ExtractClient>> ExtractClient::Connect(const std::string& bus_address,
                                                               std::chrono::milliseconds timeout) {
+  // No connection yet: a no-change restart hands nothing off, and its start-up should not wait
+  // for a bus handshake it does not use.
   auto impl = std::make_unique<Impl>();
+  impl->bus_address = bus_address;
   impl->timeout = timeout;
-  try {
-    impl->connection = bus_address.empty() ? sdbus::createSessionBusConnection()
-                                           : sdbus::createSessionBusConnectionWithAddress(bus_address);
-    impl->proxy = sdbus::createProxy(*impl->connection, kExtractBusName, kExtractObjectPath);
-  } catch (const sdbus::Error& error) {
-    return Error(Errc::kIo, fmt::format("cannot connect to the bus for {}: {}", kExtractBusName, error.what()));
-  }
   return std::unique_ptr<ExtractClient>(new ExtractClient(std::move(impl)));
 }
 
@@ -30,6 +40,7 @@ ExtractClient::ExtractClient(std::unique_ptr<Impl> impl) : impl_(std::move(impl)
 ExtractClient::~ExtractClient() = default;
 
 Result<void> ExtractClient::Queue(const std::vector<std::string>& uris) {
+  QUARRY_TRY(impl_->Open());
   try {
     impl_->proxy->callMethod("Queue").onInterface(kExtractInterface).withTimeout(impl_->timeout)
         .withArguments(uris);

@@ -19,8 +19,9 @@ inline constexpr const char* kExtractInterface = "org.quarry.Extract1";
 
 class ExtractClient final : public ExtractSink {
  public:
-  // Opens its own connection to `bus_address` (empty: the session bus). The extractor need not
-  // be running: Queue() then fails with Errc::kNotFound.
+  // Its own connection to `bus_address` (empty: the session bus), opened by the first Queue()
+  // (a failure to connect is that call's error; the next call tries again). The extractor need
+  // not be running: Queue() then fails with Errc::kNotFound.
   static Result<std::unique_ptr<ExtractClient>> Connect(
       const std::string& bus_address,
       std::chrono::milliseconds timeout = std::chrono::milliseconds(2000));

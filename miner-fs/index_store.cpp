@@ -28,26 +28,28 @@ Result<std::unordered_map<std::string, KnownChildren>> ConnectionIndexStore::Chi
     const std::vector<std::string>& folder_iris) {
   std::unordered_map<std::string, KnownChildren> children;
   if (folder_iris.empty()) return children;
-  for (const std::string& iri : folder_iris) children[iri];
+  std::vector<KnownChildren*> by_index;  // the query names each folder by its index
+  by_index.reserve(folder_iris.size());
+  for (const std::string& iri : folder_iris) by_index.push_back(&children[iri]);
   auto cursor = connection_.Query(KnownChildrenQuery(folder_iris));
   if (!cursor) {
     return std::move(cursor).error().WithContext(
         fmt::format("children of {} and {} more folders", folder_iris.front(), folder_iris.size() - 1));
   }
-  KnownChildren* folder = nullptr;
-  std::string folder_iri;
   for (;;) {
     QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor->Next());
     if (!has_row) break;
-    if (!folder || cursor->GetString(0) != folder_iri) {
-      folder_iri = cursor->GetString(0);
-      const auto found = children.find(folder_iri);
-      if (found == children.end()) return Error(Errc::kInternal, "children query: unexpected folder " + folder_iri);
-      folder = &found->second;
+    const int64_t index = cursor->GetInteger(0);
+    if (index < 0 || static_cast<size_t>(index) >= by_index.size()) {
+      return Error(Errc::kInternal, fmt::format("children query: unexpected folder index {}", index));
     }
-    std::string name(cursor->GetString(1));
-    QUARRY_ASSIGN_OR_RETURN(KnownChild child, ReadChild(*cursor, 3, std::string(cursor->GetString(2))));
-    folder->emplace(std::move(name), std::move(child));
+    KnownChild child{std::string(cursor->GetString(2))};
+    if (cursor->IsBound(3)) {
+      QUARRY_ASSIGN_OR_RETURN(child.mtime_us, ParseDateTime(cursor->GetString(3)));
+    }
+    if (cursor->IsBound(4)) child.size = cursor->GetInteger(4);
+    child.kind = cursor->GetBoolean(5) ? EntryKind::kFolder : EntryKind::kFile;
+    by_index[static_cast<size_t>(index)]->emplace(std::string(cursor->GetString(1)), std::move(child));
   }
   return children;
 }

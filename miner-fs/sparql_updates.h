@@ -45,7 +45,8 @@ std::string DeleteResource(std::string_view iri, std::string_view uri, EntryKind
 std::string MoveResource(std::string_view iri, std::string_view old_uri, const FileFacts& to);
 
 // The crawl's one query for a batch of folders: the children the store knows under each of
-// `folder_iris`, as rows (folder, name, resource, mtime, size, nfo:Folder or unbound).
+// `folder_iris`, as rows (the folder's index in `folder_iris`, name, resource, mtime, size or
+// unbound, whether it is an nfo:Folder).
 std::string KnownChildrenQuery(const std::vector<std::string>& folder_iris);
 // The resource and facts stored for one URL: rows (resource, mtime, size, nfo:Folder or unbound).
 std::string LookupQuery(std::string_view uri);

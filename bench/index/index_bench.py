@@ -332,8 +332,12 @@ class QuarryRun:
         self.config = os.path.join(work, "config", "quarry", "quarry.toml")
         with open(self.config, "w") as config:
             config.write("[throttle]\ncpu_percent = 100\npause_on_battery = false\n")
+        # A runtime folder as in a desktop session (Tracker's run has one too): the miner and the
+        # extractor reach quarry-store through its peer socket there (docs/peer-socket.md).
+        runtime = os.path.join(work, "runtime")
+        os.makedirs(runtime, mode=0o700)
         self.env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"),
-                        XDG_CACHE_HOME=os.path.join(work, "cache"))
+                        XDG_CACHE_HOME=os.path.join(work, "cache"), XDG_RUNTIME_DIR=runtime)
         self.bus = Bus(os.path.join(work, "bus"), self.env, accounting, "org.quarry.Miner")
         self.env["DBUS_SESSION_BUS_ADDRESS"] = self.bus.address
         self.db = os.path.join(work, "db")

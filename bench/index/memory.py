@@ -11,7 +11,7 @@ threads each running QUERIES through the bus, ROUNDS times, whose median time is
 
 Usage: memory.py --build BUILD --corpus CORPUS --work WORK [--setting NAME=READERS,WRITER]...
        [--run LABEL=BUILD[:EXTRACT-ARGS[:VAR=VALUE,...[:STORE-ARGS]]]]... [--no-tracker]
-       [--hold-idle SECONDS]
+       [--hold-idle SECONDS] [--smaps]
 (READERS and WRITER in bytes: QUARRY_MMAP_SIZE and QUARRY_WRITER_MMAP_SIZE of quarry-store;
 "default" for the build's own default. Each --run measures Quarry from another build folder
 (laid out as a build tree: store/daemon/quarry-store, extract/quarry-extract,
@@ -19,7 +19,10 @@ miner-fs/quarry-miner-fs), quarry-extract started with EXTRACT-ARGS (space-separ
 "--workers 1"), the services' environment extended by the VAR=VALUE pairs (e.g.
 QUARRY_MALLOC=glibc) and quarry-store started with STORE-ARGS (e.g. "--readers 2"); with --run,
 --setting is not used. The time table gives the CPU seconds of each process from start to idle. Besides the index and query phases, "idle"
-is one sample IDLE_S after idle, before the queries.)
+is one sample IDLE_S after idle, before the queries. --smaps also prints, for each process of
+the index phase, where its memory is at its peak Pss: /proc/PID/smaps summed by mapping (heap,
+anonymous, each file), Rss / Pss / Private_Dirty, largest first; for a name with several
+processes (the extract workers) the one with the highest peak.)
 """
 import argparse
 import ctypes
@@ -56,12 +59,33 @@ def smaps_rollup(pid):
     return fields
 
 
+def smaps_by_mapping(pid):
+    """{mapping: {"rss", "pss", "dirty"}} in MiB from /proc/PID/smaps, summed by mapping name
+    ("[anon]" for anonymous mappings without a name)."""
+    mappings, current = {}, None
+    with open(f"/proc/{pid}/smaps") as smaps:
+        for line in smaps:
+            first = line.split(None, 1)[0]
+            if "-" in first and not first.endswith(":"):
+                parts = line.split(None, 5)
+                name = parts[5].strip() if len(parts) > 5 else "[anon]"
+                current = mappings.setdefault(name, {"rss": 0.0, "pss": 0.0, "dirty": 0.0})
+                continue
+            key = first[:-1]
+            if current is not None and key in ("Rss", "Pss", "Private_Dirty"):
+                current[{"Rss": "rss", "Pss": "pss", "Private_Dirty": "dirty"}[key]] += \
+                    int(line.split()[1]) / 1024
+    return mappings
+
+
 class Sampler:
     """Peak Rss, Pss and Pss_File of every process the harness's Accounting knows (by name,
     instances of one name summed per sample), and the peak of their sum."""
 
-    def __init__(self, accounting, skip=("dbus-daemon",)):
-        self.accounting, self.skip = accounting, set(skip)
+    def __init__(self, accounting, skip=("dbus-daemon",), smaps=False):
+        self.accounting, self.skip, self.smaps = accounting, set(skip), smaps
+        # (label, name) -> (peak Pss of one process, its smaps_by_mapping), index phase only
+        self.mappings = {}
         self.phase = None
         self.peaks = {}  # phase -> {name: {"rss", "pss", "pss_file"}}; "(sum)" for the total
         self.stopped = False
@@ -87,6 +111,13 @@ class Sampler:
                 fields = smaps_rollup(pid)
             except (OSError, ValueError):
                 continue
+            if self.smaps and phase[1] == "index":
+                best = self.mappings.get((phase[0], name))
+                if best is None or fields.get("Pss", 0.0) > best[0]:
+                    try:
+                        self.mappings[(phase[0], name)] = (fields.get("Pss", 0.0), smaps_by_mapping(pid))
+                    except (OSError, ValueError):
+                        pass
             entry = now.setdefault(name, {"rss": 0.0, "pss": 0.0, "pss_file": 0.0})
             entry["rss"] += fields.get("Rss", 0.0)
             entry["pss"] += fields.get("Pss", 0.0)
@@ -186,13 +217,15 @@ def main():
                         help="LABEL=BUILD[:EXTRACT-ARGS[:VAR=VALUE,...[:STORE-ARGS]]]; repeatable, instead of --setting")
     parser.add_argument("--no-tracker", action="store_true")
     parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument("--smaps", action="store_true",
+                        help="print each process's memory by mapping at its peak Pss while indexing")
     parser.add_argument("--hold-idle", type=float, default=0.0,
                         help="seconds to wait at idle before the queries (to look at the processes)")
     args = parser.parse_args()
     ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER, as index_bench.py
     corpus = os.path.realpath(args.corpus)
     accounting = bench.Accounting()
-    sampler = Sampler(accounting)
+    sampler = Sampler(accounting, smaps=args.smaps)
     settings = args.setting or ["default=default,default"]
     runs = []  # (label, build, extract args, env)
     for run in args.run:
@@ -267,6 +300,21 @@ def main():
               + ", ".join(f"{name} {cpu[name]:.1f}" for name in sorted(cpu)) + " | "
               + " | ".join(f"{times[q]:.3f}" for q in QUERIES) + " |")
     print()
+    if args.smaps:
+        print("Where the memory is at each process's peak Pss while indexing (smaps by mapping, "
+              "MiB, the largest 8 by Pss)\n")
+        print("| system | process | mapping | Rss | Pss | Private_Dirty |")
+        print("|---|---|---|---|---|---|")
+        for (label, name), (_, mappings) in sorted(sampler.mappings.items()):
+            ranked = sorted(mappings.items(), key=lambda item: -item[1]["pss"])
+            for mapping, values in ranked[:8]:
+                print(f"| {label} | {name} | {os.path.basename(mapping) or mapping} | "
+                      f"{values['rss']:.1f} | {values['pss']:.1f} | {values['dirty']:.1f} |")
+            rest = ranked[8:]
+            print(f"| {label} | {name} | (the other {len(rest)}) | "
+                  f"{sum(v['rss'] for _, v in rest):.1f} | {sum(v['pss'] for _, v in rest):.1f} | "
+                  f"{sum(v['dirty'] for _, v in rest):.1f} |")
+        print()
     for i, query in enumerate(QUERIES):
         print(f"Q{i + 1}: `{query}`")
 

@@ -1,7 +1,8 @@
 // bench/ipc latency driver (issues 4 and 7): the fixed cost of one small call to quarry-store.
 // Measures, on one connection each, many repetitions of
 //   ping   org.freedesktop.DBus.Peer.Ping on the store through dbus-daemon (raw sdbus-c++): the
-//          floor of any method call (two hops through the daemon, no store work);
+//          floor of any method call (two hops through the daemon, no store work); path "peer":
+//          the same on the store's peer socket (Steroids.GetPeerAddress, issue 7), when it has one;
 //   auto / fd / dbus   Connection::Bus() with QueryTransport kAuto / kFdStream / kPlainDBus,
 //          the whole result read (every value copied), for each --query.
 // Prints one TSV line per (what, path): what path n median_us p10_us p90_us rows.
@@ -57,11 +58,26 @@ bool Ping(const Options& options) {
   try {
     auto connection = sdbus::createSessionBusConnection();
     auto proxy = sdbus::createProxy(*connection, "org.quarry.Store1", "/org/quarry/Store1");
-    return Measure("ping", "raw", options, [&proxy](uint64_t& rows) {
-      proxy->callMethod("Ping").onInterface("org.freedesktop.DBus.Peer");
-      rows = 0;
-      return true;
-    });
+    const auto ping = [](sdbus::IProxy& target) {
+      return [&target](uint64_t& rows) {
+        target.callMethod("Ping").onInterface("org.freedesktop.DBus.Peer");
+        rows = 0;
+        return true;
+      };
+    };
+    if (!Measure("ping", "raw", options, ping(*proxy))) return false;
+    std::string address;
+    try {
+      proxy->callMethod("GetPeerAddress")
+          .onInterface("org.quarry.Store1.Steroids")
+          .storeResultsTo(address);
+    } catch (const sdbus::Error&) {
+      return true;  // an older store: no peer socket
+    }
+    if (address.empty()) return true;
+    auto peer = sdbus::createSessionBusConnectionWithAddress(address);
+    auto peer_proxy = sdbus::createProxy(*peer, "org.quarry.Store1", "/org/quarry/Store1");
+    return Measure("ping", "peer", options, ping(*peer_proxy));
   } catch (const sdbus::Error& error) {
     std::cerr << "latency_bench: ping: " << error.what() << "\n";
     return false;

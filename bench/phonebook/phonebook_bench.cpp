@@ -8,6 +8,8 @@
 //   --filled     DIR already holds the N contacts (embedded): no save, reads only (profiling)
 //   --warm       run each prepared read once before its clock starts (steady state: the
 //                shapes compiled); without it the first run's compile is in the average
+//   --no-records the book without qco:record (ContactBookOptions): saves write only the nco
+//                triples and keys, reads read the nco data (the route before records)
 // Prints TSV rows: system, path, count, operation, microseconds per unit, unit, results.
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -41,6 +43,7 @@ struct Options {
   std::vector<std::string> ops;  // empty: every operation
   bool filled = false;
   bool warm = false;
+  bool records = true;  // --no-records: books without qco:record (written and read from nco)
 };
 
 // Whether `op` was asked for: by name, or by the part before its first '_' ("fetch").
@@ -91,7 +94,7 @@ std::vector<contacts::Contact> Generate(uint32_t begin, uint32_t end) {
 }
 
 void Saves(const Options& o, Connection& writer, std::string_view path) {
-  ContactBook book(writer);
+  ContactBook book(writer, {.records = o.records});
   const auto all = Generate(0, o.count);
   const auto start = Clock::now();
   Must(book.Save(all), "save batch");
@@ -155,7 +158,7 @@ void Unprepared(const Options& o, Connection& reader, std::string_view path,
 }
 
 void Reads(const Options& o, Connection& reader, std::string_view path) {
-  ContactBook book(reader);
+  ContactBook book(reader, {.records = o.records});
   size_t results = 0;
   const int repeat_all = o.count >= 3200 ? 3 : 10;
   double t = 0;
@@ -260,6 +263,11 @@ Options Parse(int argc, char** argv) {
     if (flag == "--filled" || flag == "--warm") {
       (flag == "--warm" ? o.warm : o.filled) = true;
       --i;  // takes no value
+      continue;
+    }
+    if (flag == "--no-records") {
+      o.records = false;
+      --i;
       continue;
     }
     if (i + 1 >= argc) {

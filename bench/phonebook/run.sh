@@ -6,6 +6,10 @@
 # (system, path, count, operation, µs, unit, results) and the charts (plot.gnuplot).
 # PHONEBOOK_OPS=fetch,email: only those Quarry operations (phonebook_bench --ops); Tracker runs all.
 # PHONEBOOK_WARM=1: each prepared Quarry read runs once untimed first (phonebook_bench --warm).
+# PHONEBOOK_NO_RECORDS=1: books without qco:record (phonebook_bench --no-records).
+# PHONEBOOK_STORE_BUS=1: the store path through dbus-daemon only (no $XDG_RUNTIME_DIR, so no peer
+# socket); by default the store runs with a private $XDG_RUNTIME_DIR, as in a desktop session,
+# and its clients reach it through its peer socket (docs/peer-socket.md).
 set -euo pipefail
 build=$(realpath "${1:?usage: run.sh BUILD_DIR [OUT_DIR] [MAX_COUNT]}")
 here=$(dirname "$(realpath "$0")")
@@ -15,6 +19,7 @@ min=${4:-50}
 ops=()
 [ -n "${PHONEBOOK_OPS:-}" ] && ops=(--ops "$PHONEBOOK_OPS")
 [ -n "${PHONEBOOK_WARM:-}" ] && ops+=(--warm)  # prepared reads run once before the clock
+[ -n "${PHONEBOOK_NO_RECORDS:-}" ] && ops+=(--no-records)  # books without qco:record
 bench="$build/bench/phonebook/phonebook_bench"
 store_bin="$build/store/daemon/quarry-store"
 raw_fetch="$build/bench/phonebook/raw_sqlite_fetch"
@@ -34,6 +39,12 @@ run_store() {  # $1 count: quarry-store on a private bus, the bench as its clien
   bus_pid=$!
   read -r address <&3
   export DBUS_SESSION_BUS_ADDRESS="$address"
+  if [ -n "${PHONEBOOK_STORE_BUS:-}" ]; then
+    unset XDG_RUNTIME_DIR
+  else
+    export XDG_RUNTIME_DIR="$work/runtime-$1"
+    mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
+  fi
   "$store_bin" --bus "$address" --database "$db" --ontology "$ontology" &
   store_pid=$!
   for _ in $(seq 100); do

@@ -45,8 +45,12 @@ struct ServiceSettings {
   // Each worker's CPU budget in percent of one core (quarry.toml [throttle]): after a file the
   // slot rests until the worker's CPU time over the wall time is within it. 100: no rest.
   int cpu_percent = 100;
-  size_t max_unwritten = 256;                  // results kept while the store is away ...
-  size_t max_unwritten_bytes = size_t{64} << 20;  // ... and their SPARQL bytes
+  // Results kept while the store is away or busy, at most max_unwritten of them and
+  // max_unwritten_bytes of SPARQL (one result always fits): the bytes bound memory when the
+  // texts are large (PDFs, up to max_text_bytes each); 4 MiB is some 300 results of a mixed
+  // home folder, several write batches, so the workers still do not wait for the store.
+  size_t max_unwritten = 256;
+  size_t max_unwritten_bytes = size_t{4} << 20;
   // While more files are in flight (queued, being looked up or extracted), the writer waits up
   // to this long for a batch of results to fill before it sends it: one BatchSparqlUpdate (one
   // store transaction) for many files instead of one for every file or two. With nothing else

@@ -119,11 +119,17 @@ void ExtractorService::RestFor(std::chrono::microseconds rest) {
 
 void ExtractorService::Finish(const Job& job, Outcome outcome) {
   Written written{job, std::move(outcome), {}};
-  const Outcome& result = written.outcome;
+  Outcome& result = written.outcome;
   switch (result.kind) {
-    case Outcome::Kind::kExtracted:
-      written.update = result.text + " ;\n" + SuccessState(job.file_iri, job.mtime_us);
+    case Outcome::Kind::kExtracted: {
+      // Sized once, and the worker's text freed: a result waiting for the store holds its
+      // text once, with no slack from a string's doubling.
+      const std::string state = SuccessState(job.file_iri, job.mtime_us);
+      written.update.reserve(result.text.size() + 3 + state.size());
+      written.update.append(result.text).append(" ;\n").append(state);
+      std::string().swap(result.text);
       break;
+    }
     case Outcome::Kind::kNothing:
       written.update = StateOnlyUpdate(job.file_iri, job.url, job.mtime_us, "", "");
       break;

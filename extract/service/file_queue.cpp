@@ -2,16 +2,24 @@
 
 namespace quarry::extract::service {
 
+// Holds mutex_.
+void FileQueue::Push(const std::string& url, State state, std::deque<Slot>& to) {
+  auto [it, inserted] = entries_.try_emplace(url);
+  Entry& entry = it->second;
+  if (entry.state == state) return;  // queued there already
+  // Urgent stays urgent; a backlog entry asked for as urgent moves ahead (its backlog slot
+  // stays behind, stale, and is skipped when it comes up).
+  if (state == State::kBacklog && entry.state == State::kUrgent) return;
+  if (entry.state == State::kTaken) ++queued_;
+  entry.state = state;
+  ++entry.slots;
+  to.push_back(&*it);
+}
+
 void FileQueue::PushUrgent(const std::vector<std::string>& urls) {
   {
     const std::lock_guard lock(mutex_);
-    for (const std::string& url : urls) {
-      auto [it, inserted] = queued_.try_emplace(url, true);
-      if (!inserted && it->second) continue;  // already urgent
-      // A backlog entry stays in backlog_ and is skipped there once taken from urgent_.
-      it->second = true;
-      urgent_.push_back(url);
-    }
+    for (const std::string& url : urls) Push(url, State::kUrgent, urgent_);
   }
   ready_.notify_all();
 }
@@ -19,39 +27,51 @@ void FileQueue::PushUrgent(const std::vector<std::string>& urls) {
 void FileQueue::PushBacklog(const std::vector<std::string>& urls) {
   {
     const std::lock_guard lock(mutex_);
-    for (const std::string& url : urls) {
-      if (queued_.try_emplace(url, false).second) backlog_.push_back(url);
-    }
+    for (const std::string& url : urls) Push(url, State::kBacklog, backlog_);
   }
   ready_.notify_all();
 }
 
-bool FileQueue::TakeFrom(std::deque<std::string>& from, bool urgent,
-                         std::vector<std::string>& out, size_t limit) {
+bool FileQueue::TakeFrom(std::deque<Slot>& from, State state, std::vector<std::string>& out,
+                         size_t limit) {
   while (!from.empty() && out.size() < limit) {
-    std::string url = std::move(from.front());
+    Slot slot = from.front();
     from.pop_front();
-    const auto it = queued_.find(url);
-    // Taken already, or moved to the urgent queue since it was put in the backlog.
-    if (it == queued_.end() || it->second != urgent) continue;
-    queued_.erase(it);
-    out.push_back(std::move(url));
+    Entry& entry = slot->second;
+    --entry.slots;
+    // A stale slot: taken already, or moved to the urgent queue since it was put here.
+    const bool live = entry.state == state;
+    if (live) {
+      entry.state = State::kTaken;
+      --queued_;
+    }
+    if (entry.slots > 0) {  // another queue still points here
+      if (live) out.push_back(slot->first);
+      continue;
+    }
+    auto node = entries_.extract(slot->first);
+    if (live) out.push_back(std::move(node.key()));
   }
   return out.size() >= limit;
 }
 
 std::vector<std::string> FileQueue::Take(size_t limit) {
   std::unique_lock lock(mutex_);
-  ready_.wait(lock, [this] { return closed_ || !queued_.empty(); });
+  ready_.wait(lock, [this] { return closed_ || queued_ > 0; });
   std::vector<std::string> out;
   if (closed_) return out;
-  if (!TakeFrom(urgent_, true, out, limit)) TakeFrom(backlog_, false, out, limit);
+  if (!TakeFrom(urgent_, State::kUrgent, out, limit)) TakeFrom(backlog_, State::kBacklog, out, limit);
   return out;
 }
 
 size_t FileQueue::size() const {
   const std::lock_guard lock(mutex_);
-  return queued_.size();
+  return queued_;
+}
+
+size_t FileQueue::held() const {
+  const std::lock_guard lock(mutex_);
+  return entries_.size();
 }
 
 void FileQueue::Close() {

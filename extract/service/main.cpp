@@ -33,6 +33,7 @@ struct Options {
   std::string config_file;
   int cpu_percent = 0;  // 0: from the config file
   size_t max_unwritten = 256;
+  size_t max_unwritten_kib = 4096;
   int write_linger_ms = 250;
 };
 
@@ -69,6 +70,7 @@ int RunService(const Options& options) {
   settings.workers = options.workers;
   settings.time_limit = std::chrono::milliseconds(std::llround(options.timeout_seconds * 1000));
   settings.max_unwritten = options.max_unwritten;
+  settings.max_unwritten_bytes = options.max_unwritten_kib << 10;
   settings.write_linger = std::chrono::milliseconds(options.write_linger_ms);
   settings.cpu_percent = options.cpu_percent;
   if (settings.cpu_percent == 0) {
@@ -131,6 +133,9 @@ int main(int argc, char** argv) {
   app.add_option("--max-unwritten", options.max_unwritten,
                  "results kept while the store is away; beyond, files go back to the queue")
       ->check(CLI::Range(size_t{1}, size_t{1} << 20));
+  app.add_option("--max-unwritten-kib", options.max_unwritten_kib,
+                 "KiB of SPARQL updates those results may hold (one result always fits)")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 30));
   app.add_option("--write-linger-ms", options.write_linger_ms,
                  "how long results wait for more to fill one store transaction while other "
                  "files are in flight, in milliseconds")

@@ -121,12 +121,20 @@ FrameReader::Status FrameReader::Read(std::string& frame,
   };
   const uint32_t size = byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24;
   if (size > kMaxFrameBytes) return Status::kEof;
+  // Room for the whole frame at once: appending by chunks would double the buffer past it
+  // (up to 32 MiB ahead of the bytes: the length comes from an untrusted worker).
+  if (const size_t whole = start_ + 4 + size_t{size};
+      buffer_.capacity() < whole && size <= (32u << 20)) {
+    buffer_.reserve(whole);
+  }
   if (!Fill(4 + size_t{size}, deadline, status)) return status;
   frame.assign(buffer_, start_ + 4, size);
   start_ += 4 + size_t{size};
   if (start_ == buffer_.size()) {
     buffer_.clear();
     start_ = 0;
+    // One large text (a PDF's) must not keep its buffer for the life of the reader.
+    if (buffer_.capacity() > kKeptBytes) std::string().swap(buffer_);
   }
   return Status::kFrame;
 }

@@ -44,6 +44,10 @@ class FrameReader {
   Status Read(std::string& frame, std::chrono::steady_clock::time_point deadline);
   // No deadline: the worker waits for its next request as long as it takes.
   Status Read(std::string& frame) { return Read(frame, std::chrono::steady_clock::time_point::max()); }
+  // Bytes the reader holds between frames (tests: a large frame's buffer is not kept).
+  size_t capacity() const { return buffer_.capacity(); }
+  // A buffer grown past this for a large frame is freed once the frame is read.
+  static constexpr size_t kKeptBytes = 256 << 10;
 
  private:
   bool Fill(size_t wanted, std::chrono::steady_clock::time_point deadline, Status& status);

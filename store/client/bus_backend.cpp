@@ -1,5 +1,7 @@
 // The D-Bus backend: queries through the Steroids FD stream (or plain SparqlQuery), updates,
-// status and backup through quarry-store's interfaces (DESIGN.md "D-Bus").
+// status and backup through quarry-store's interfaces (DESIGN.md "D-Bus"). Queries take the
+// store's peer socket when it has one (bus_link.h RunPeer, issue 7); updates stay on the bus
+// (docs/peer-socket.md: the indexing daemons' batches through the socket cost the store CPU).
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <time.h>
@@ -239,7 +241,7 @@ Result<Cursor> BusConnection::StreamQuery(std::string_view sparql,
   QUARRY_ASSIGN_OR_RETURN(StreamPipe pipe, TakePipe());
   UniqueFd write_end = std::move(pipe.write);
   auto reader = std::make_shared<PipeReader>(std::move(pipe.read));
-  auto sent = link_.Run([&](sdbus::IProxy& proxy) -> Result<void> {
+  auto sent = link_.RunPeer([&](sdbus::IProxy& proxy) -> Result<void> {
     try {
       auto call = proxy.createMethodCall(kSteroidsInterface, "Query");
       call << std::string(sparql) << sdbus::UnixFd(write_end.get());
@@ -317,7 +319,7 @@ Result<GraphAnswer> BusConnection::QueryGraph(std::string_view sparql) {
 Result<Cursor> BusConnection::RowsQuery(std::string_view sparql,
                                         const engine::QueryParameters& parameters,
                                         bool* too_large) {
-  return Link().Run([&](sdbus::IProxy& proxy) -> Result<Cursor> {
+  return Link().RunPeer([&](sdbus::IProxy& proxy) -> Result<Cursor> {
     try {
       auto call = proxy.createMethodCall(kSteroidsInterface, "QueryRows");
       call << std::string(sparql);
@@ -342,7 +344,7 @@ Result<Cursor> BusConnection::RowsQuery(std::string_view sparql,
 Result<Cursor> BusConnection::PlainQuery(std::string_view sparql, bool* too_large,
                                          const engine::QueryParameters& parameters) {
   // The reply is kept whole and read by the cursor in place (text_rows_cursor.h).
-  auto reply = Link().Run([&](sdbus::IProxy& proxy) -> Result<sdbus::MethodReply> {
+  auto reply = Link().RunPeer([&](sdbus::IProxy& proxy) -> Result<sdbus::MethodReply> {
     try {
       auto call = proxy.createMethodCall(
           kResourcesInterface, parameters.empty() ? "SparqlQuery" : "SparqlQueryWithOptions");

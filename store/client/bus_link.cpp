@@ -38,12 +38,18 @@ Result<std::unique_ptr<sdbus::IConnection>> ConnectToBus(const std::string& addr
   }
 }
 
+void BusLink::Drop() {
+  peer_proxy_.reset();
+  peer_connection_.reset();
+  peer_looked_up_ = false;
+  proxy_.reset();
+  connection_.reset();
+  current_ = nullptr;
+  broken_ = false;
+}
+
 Result<sdbus::IProxy*> BusLink::Proxy() {
-  if (broken_) {
-    proxy_.reset();
-    connection_.reset();
-    broken_ = false;
-  }
+  if (broken_) Drop();
   if (proxy_) return proxy_.get();
   auto connection = ConnectToBus(options_.address);
   if (!connection) {
@@ -62,13 +68,46 @@ Result<sdbus::IProxy*> BusLink::Proxy() {
   return proxy_.get();
 }
 
+Result<sdbus::IProxy*> BusLink::PeerProxy() {
+  if (broken_) Drop();
+  if (!peer_proxy_) {
+    auto bus = Proxy();
+    if (!bus) return bus;
+    if (!peer_looked_up_) {
+      peer_looked_up_ = true;
+      ConnectPeer(**bus);
+    }
+    if (!peer_proxy_) {
+      current_ = connection_.get();
+      return bus;
+    }
+  }
+  current_ = peer_connection_.get();
+  return peer_proxy_.get();
+}
+
+// Best effort: any failure leaves the calls on the bus (a failure of the bus itself shows in
+// the call that follows).
+void BusLink::ConnectPeer(sdbus::IProxy& bus_proxy) {
+  std::string address;
+  try {
+    bus_proxy.callMethod("GetPeerAddress").onInterface(kSteroidsInterface).storeResultsTo(address);
+  } catch (const sdbus::Error&) {
+    return;  // an older store (UnknownMethod), or none: the next call says which
+  }
+  if (address.empty()) return;
+  try {
+    peer_connection_ = sdbus::createSessionBusConnectionWithAddress(address);
+    peer_proxy_ = sdbus::createProxy(*peer_connection_, options_.bus_name, kStoreObjectPath);
+  } catch (const sdbus::Error&) {
+    peer_proxy_.reset();  // the socket is gone or refused us
+    peer_connection_.reset();
+  }
+}
+
 Error BusLink::Translate(const sdbus::Error& error) {
   Error translated = TranslateLater(error);
-  if (broken_) {
-    proxy_.reset();
-    connection_.reset();
-    broken_ = false;
-  }
+  if (broken_) Drop();
   return translated;
 }
 

@@ -2,6 +2,11 @@
 // sdbus-c++ exceptions into quarry::Error (org.quarry.Store1.Error.<Kind> back into its Errc),
 // and drops a connection that failed below the store's own errors so that the next call
 // connects again (a restarted store, or a bus that went away, is found again).
+// Queries may go through the store's peer socket instead (RunPeer, issue 7; updates stay on the
+// bus: docs/peer-socket.md has why): the
+// address comes from Steroids.GetPeerAddress on the bus, once per connection; a store without
+// one (an older store, --no-peer-socket, no $XDG_RUNTIME_DIR) or a socket that cannot be
+// reached leaves them on the bus. Signals are never taken from the peer connection.
 // Thread-safety: one thread at a time (the Connection's).
 #pragma once
 
@@ -36,6 +41,7 @@ class BusLink {
   template <typename Call>
   auto Run(Call&& call) -> decltype(call(std::declval<sdbus::IProxy&>())) {
     auto proxy = Proxy();
+    if (proxy) current_ = connection_.get();
     if (!proxy) return std::move(proxy).error();
     try {
       return call(**proxy);
@@ -44,10 +50,25 @@ class BusLink {
     }
   }
 
+  // Run() through the store's peer connection when it has one (see above), else the bus.
+  template <typename Call>
+  auto RunPeer(Call&& call) -> decltype(call(std::declval<sdbus::IProxy&>())) {
+    auto proxy = PeerProxy();
+    if (!proxy) return std::move(proxy).error();
+    try {
+      return call(**proxy);
+    } catch (const sdbus::Error& error) {
+      return Translate(error);
+    }
+  }
+  // Whether RunPeer() goes through the peer connection (after the first RunPeer()).
+  bool on_peer() const { return peer_proxy_ != nullptr; }
+
   // Fails with "quarry-store is not running on ..." when nobody answers on the bus name.
   Result<void> Ping();
-  // The connection behind the last Proxy() (for an asynchronous call pumped by its caller).
-  sdbus::IConnection* connection() const { return connection_.get(); }
+  // The connection behind the last Run()/RunPeer() (for an asynchronous call pumped by its
+  // caller).
+  sdbus::IConnection* connection() const { return current_; }
   // Translate() for an error met while the connection is dispatching (an asynchronous reply):
   // the connection cannot be dropped there, so a failed one is dropped by the next call.
   Error TranslateLater(const sdbus::Error& error);
@@ -55,12 +76,19 @@ class BusLink {
 
  private:
   Result<sdbus::IProxy*> Proxy();
+  Result<sdbus::IProxy*> PeerProxy();
+  void ConnectPeer(sdbus::IProxy& bus_proxy);
+  void Drop();
   Error Translate(const sdbus::Error& error);
 
   BusOptions options_;
   bool broken_ = false;  // TranslateLater() met a failed connection
   std::unique_ptr<sdbus::IConnection> connection_;
   std::unique_ptr<sdbus::IProxy> proxy_;
+  bool peer_looked_up_ = false;  // GetPeerAddress was asked on this bus connection
+  std::unique_ptr<sdbus::IConnection> peer_connection_;
+  std::unique_ptr<sdbus::IProxy> peer_proxy_;
+  sdbus::IConnection* current_ = nullptr;
 };
 
 }  // namespace quarry

@@ -42,7 +42,12 @@ int main(int argc, char** argv) {
                  "unread FD-stream bytes kept in memory over all clients, in MiB; the rest waits "
                  "in an unlinked file in the database directory (default: 64)")
       ->check(CLI::Range(size_t{0}, size_t{1} << 20));
+  bool no_peer_socket = false;
+  app.add_flag("--no-peer-socket", no_peer_socket,
+               "serve only on the bus, without the peer-to-peer socket under "
+               "$XDG_RUNTIME_DIR/quarry");
   CLI11_PARSE(app, argc, argv);
+  options.peer_socket = !no_peer_socket;
   options.max_reply_bytes = max_reply_mib << 20;
   options.stream_memory_bytes = stream_buffer_mib << 20;
   options.signal_limits.delay = std::chrono::milliseconds(signal_delay_ms);

@@ -23,8 +23,11 @@ TripleWriter::TripleWriter(Database& db, const ontology::Ontology& ontology)
       ontology_(ontology),
       names_(ontology),
       rdf_type_(ontology.FindProperty(ontology::iri::kRdfType)),
-      fts_delete_sql_(schema::FtsDeleteRowSql(ontology)),
-      fts_insert_sql_(schema::FtsInsertRowsSql(ontology)) {}
+      fts_delete_sql_(schema::FtsWriteValuesSql(ontology, /*remove=*/true)),
+      fts_insert_sql_(schema::FtsWriteValuesSql(ontology, /*remove=*/false)),
+      fts_select_row_sql_(schema::FtsSelectRowsSql(ontology, "R.ID = ?1")),
+      fts_select_rows_sql_(
+          schema::FtsSelectRowsSql(ontology, "R.ID IN (SELECT value FROM json_each(?1))")) {}
 
 Result<std::optional<int64_t>> TripleWriter::FindId(std::string_view iri) {
   if (const std::optional<int64_t> found = ids_.find(iri)) return found;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -149,9 +150,15 @@ class TripleWriter {
   const ontology::Ontology& ontology_;
   schema::Names names_;
   const ontology::Property* rdf_type_ = nullptr;
-  std::string fts_delete_sql_;
-  std::string fts_insert_sql_;  // ?1: a JSON array of resource IDs
-  std::unordered_map<std::string, std::string> fts_insert_by_signature_;  // class IDs -> SQL
+  // Full-text rows are read with a SELECT and written one row per INSERT ... VALUES (no
+  // statement journal: FTS5 flushes its pending terms once, at COMMIT, not at every statement).
+  std::string fts_delete_sql_;       // 'delete' of one row: ?1 the ID, ?2.. the old values
+  std::string fts_insert_sql_;       // one row: ?1 the ID, ?2.. the values
+  std::string fts_select_row_sql_;   // ?1: one resource ID
+  std::string fts_select_rows_sql_;  // ?1: a JSON array of resource IDs
+  std::unordered_map<std::string, std::string> fts_select_by_signature_;  // class IDs -> SQL
+  // Writes the rows `select` returns (ID, then the full-text columns) with `write`.
+  Result<void> WriteFulltextRows(std::vector<Statement>& selects, const std::string& write);
   // The class-ID signature (as InsertFulltextRows reads it from the type table) of resources
   // whose every type row FlushFresh() wrote in this transaction and which wait for their
   // full-text row: no type-table read for them at Finish(). Dropped when their types change.
@@ -183,6 +190,9 @@ class TripleWriter {
   // fresh buffer: HasClassRow asks the buffer first). Kept across transactions, bounded.
   FlatSet<std::pair<int64_t, const ontology::Class*>, TypedKeyHash> typed_;
   FlatSet<int64_t, IdHash> fulltext_touched_;  // per transaction
+  // Old full-text values of touched resources with a row in the index, by ID: their FTS5
+  // 'delete' is written at Finish(), in ID order with the new rows (WriteFulltextRows).
+  std::map<int64_t, std::vector<SqlValue>> fulltext_deletes_;
   // Resources created in this transaction: they have no full-text row to delete yet.
   FlatSet<int64_t, IdHash> created_;
   // Created resources whose buffered rows FlushFresh() wrote in this transaction: the only

@@ -1,10 +1,13 @@
 // TripleWriter: removing types and graphs, and full-text upkeep.
 #include <fmt/format.h>
+#include <sqlite3.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "store/engine/sql_value_io.h"
+#include "store/engine/sqlite/errors.h"
 #include "store/engine/triple_writer.h"
 #include "store/schema/fts.h"
 
@@ -138,17 +141,74 @@ Result<void> TripleWriter::TouchFulltextRow(int64_t subject) {
     return Ok();
   }
   // External-content FTS5 needs the OLD values to delete a row: take them before any change.
-  QUARRY_ASSIGN_OR_RETURN(Statement * remove, Cached(db_, fts_delete_sql_));
-  QUARRY_TRY(remove->Bind(1, subject));
-  QUARRY_TRY(remove->Step());
+  // The delete itself waits for Finish(): written now, FTS5 would flush its pending terms at the
+  // next statement journal and at every later row with a lower ID (WriteFulltextRows).
+  QUARRY_ASSIGN_OR_RETURN(Statement select, db_.cache().Borrow(fts_select_row_sql_));
+  QUARRY_TRY(select.Bind(1, subject));
+  QUARRY_ASSIGN_OR_RETURN(const bool has_row, select.Step());
+  if (has_row) {  // a row in the index: its old values
+    std::vector<SqlValue>& old = fulltext_deletes_[subject];
+    for (int column = 1; column < select.ColumnCount(); ++column) old.push_back(ReadValue(select, column));
+  }
   fulltext_touched_.insert(subject);
   fulltext_order_.push_back(subject);
   return Ok();
 }
 
-// Full-text rows of the touched resources, grouped by their classes: each group's statement
-// looks up only the full-text properties those classes can hold (a music piece has 5 of the
-// ontology's 39), and one statement per group keeps FTS5 from flushing per row.
+// FTS5 flushes its pending terms as a new segment whenever a row's ID is lower than the one
+// written before it (sqlite3Fts5IndexBeginWrite) and at a statement journal's savepoint; so the
+// rows go in ascending ID order across all the reads (each ordered by ID), one INSERT ... VALUES
+// each, and a transaction's rows become one segment at COMMIT.
+Result<void> TripleWriter::WriteFulltextRows(std::vector<Statement>& selects, const std::string& write) {
+  std::vector<Statement*> open;  // positioned on a row
+  for (Statement& select : selects) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, select.Step());
+    if (has_row) open.push_back(&select);
+  }
+  // Old rows to delete (TouchFulltextRow) go first for their ID, before its new row.
+  auto deletes = fulltext_deletes_.begin();
+  const auto write_deletes_to = [&](int64_t last) -> Result<void> {
+    for (; deletes != fulltext_deletes_.end() && deletes->first <= last; ++deletes) {
+      QUARRY_ASSIGN_OR_RETURN(Statement * remove, Cached(db_, fts_delete_sql_));
+      QUARRY_TRY(remove->Bind(1, deletes->first));
+      for (size_t i = 0; i < deletes->second.size(); ++i) {
+        QUARRY_TRY(BindValue(*remove, static_cast<int>(i) + 2, deletes->second[i]));
+      }
+      QUARRY_TRY(remove->Step());
+    }
+    return Ok();
+  };
+  Statement* insert = nullptr;  // from the cache once the first row is known
+  while (!open.empty()) {
+    size_t lowest = 0;
+    for (size_t i = 1; i < open.size(); ++i) {
+      if (open[i]->ColumnInt64(0) < open[lowest]->ColumnInt64(0)) lowest = i;
+    }
+    Statement& select = *open[lowest];
+    QUARRY_TRY(write_deletes_to(select.ColumnInt64(0)));
+    if (!insert) {
+      QUARRY_ASSIGN_OR_RETURN(insert, Cached(db_, write));
+    } else {
+      insert->Reset();
+    }
+    const int columns = select.ColumnCount();
+    for (int column = 0; column < columns; ++column) {
+      const int rc = sqlite3_bind_value(insert->handle(), column + 1,
+                                        sqlite3_column_value(select.handle(), column));
+      if (rc != SQLITE_OK) return SqliteError(db_.handle(), rc, write);
+    }
+    QUARRY_TRY(insert->Step());
+    QUARRY_ASSIGN_OR_RETURN(const bool more, select.Step());
+    if (!more) open.erase(open.begin() + static_cast<std::ptrdiff_t>(lowest));
+  }
+  QUARRY_TRY(write_deletes_to(std::numeric_limits<int64_t>::max()));
+  fulltext_deletes_.clear();
+  return Ok();
+}
+
+// Full-text rows of the touched resources, grouped by their classes: each group's read looks
+// up only the full-text properties those classes can hold (a music piece has 5 of the
+// ontology's 39); the rows are written one INSERT ... VALUES each (WriteFulltextRows).
 Result<void> TripleWriter::InsertFulltextRows(const std::vector<int64_t>& subjects) {
   // Signatures FlushFresh() recorded need no read of the type table.
   std::map<std::string, std::vector<int64_t>> groups;
@@ -180,9 +240,11 @@ Result<void> TripleWriter::InsertFulltextRows(const std::vector<int64_t>& subjec
     }
     for (const int64_t subject : unknown) groups[signature_of[subject]].push_back(subject);
   }
+  std::vector<Statement> selects;
+  selects.reserve(groups.size());
   for (const auto& [signature, members] : groups) {
-    auto sql = fts_insert_by_signature_.find(signature);
-    if (sql == fts_insert_by_signature_.end()) {
+    auto sql = fts_select_by_signature_.find(signature);
+    if (sql == fts_select_by_signature_.end()) {
       std::vector<const Property*> applicable;
       for (const Property* property : schema::FulltextProperties(ontology_)) {
         QUARRY_ASSIGN_OR_RETURN(const int64_t domain_id, OntologyId(property->domain));
@@ -191,23 +253,28 @@ Result<void> TripleWriter::InsertFulltextRows(const std::vector<int64_t>& subjec
         }
       }
       // No type rows (or no full-text property): look everything up, as the view does.
-      sql = fts_insert_by_signature_
-                .emplace(signature, applicable.empty() ? fts_insert_sql_
-                                                       : schema::FtsInsertRowsSql(ontology_, applicable))
+      sql = fts_select_by_signature_
+                .emplace(signature,
+                         applicable.empty()
+                             ? fts_select_rows_sql_
+                             : schema::FtsSelectRowsSql(
+                                   ontology_, "R.ID IN (SELECT value FROM json_each(?1))", applicable))
                 .first;
     }
     std::string member_ids = "[";
     for (size_t i = 0; i < members.size(); ++i) member_ids += (i ? "," : "") + std::to_string(members[i]);
     member_ids += ']';
-    QUARRY_ASSIGN_OR_RETURN(Statement * insert, Cached(db_, sql->second));
-    QUARRY_TRY(insert->Bind(1, std::string_view(member_ids)));
-    QUARRY_TRY(insert->Step());
+    QUARRY_ASSIGN_OR_RETURN(Statement select, db_.cache().Borrow(sql->second));
+    QUARRY_TRY(select.Bind(1, std::string_view(member_ids)));
+    selects.push_back(std::move(select));
   }
-  return Ok();
+  return WriteFulltextRows(selects, fts_insert_sql_);
 }
 
 Result<void> TripleWriter::Finish() {
   QUARRY_TRY(Flush());
+  // Chunks in ascending ID order, so the rows of all of them reach FTS5 in ID order.
+  std::sort(fulltext_order_.begin(), fulltext_order_.end());
   constexpr size_t kChunk = 20000;
   for (size_t start = 0; start < fulltext_order_.size(); start += kChunk) {
     const auto first = fulltext_order_.begin() + static_cast<std::ptrdiff_t>(start);
@@ -235,7 +302,10 @@ void TripleWriter::RollbackTo(size_t mark) {
   flushed_.clear();
   ForgetFtsSignatures();  // the rows they describe may be rolled back
   fresh_disabled_ = true;  // typed_ is forgotten below: class rows may exist unknown to it
-  for (size_t i = mark; i < fulltext_order_.size(); ++i) fulltext_touched_.erase(fulltext_order_[i]);
+  for (size_t i = mark; i < fulltext_order_.size(); ++i) {
+    fulltext_touched_.erase(fulltext_order_[i]);
+    fulltext_deletes_.erase(fulltext_order_[i]);
+  }
   fulltext_order_.resize(mark);
   // created_ stays: an ID created inside the savepoint and reused after it is new either way.
   ids_.clear();
@@ -255,6 +325,7 @@ void TripleWriter::Abandon() {
   typed_.clear();
   fulltext_touched_.clear();
   fulltext_order_.clear();
+  fulltext_deletes_.clear();
 }
 
 }  // namespace quarry::engine

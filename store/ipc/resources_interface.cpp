@@ -118,46 +118,68 @@ void RegisterSignals(sdbus::IObject& object) {
 
 }  // namespace
 
-void RegisterResources(sdbus::IObject& object, Backend& backend, size_t max_reply_bytes) {
+void RegisterResources(sdbus::IObject& object, Backend& backend, size_t max_reply_bytes,
+                       PeerMethods* peer) {
   // Registered by signature, not through sdbus::Result<Rows>: the reply is marshalled from the
   // cursor (MarshalRows).
-  object.registerMethod(
-      kResourcesInterface, "SparqlQuery", "s", {"query"}, "aas", {"rows"},
-      [&backend, max_reply_bytes](sdbus::MethodCall call) {
-        std::string query;
-        call >> query;
-        SubmitPlainQuery(backend, max_reply_bytes, std::move(call), std::move(query), {});
-      });
+  const auto sparql_query = [&backend, max_reply_bytes](sdbus::MethodCall call) {
+    std::string query;
+    call >> query;
+    SubmitPlainQuery(backend, max_reply_bytes, std::move(call), std::move(query), {});
+  };
+  object.registerMethod(kResourcesInterface, "SparqlQuery", "s", {"query"}, "aas", {"rows"},
+                        sparql_query);
   // SparqlQuery with options: "parameters" (query_parameters.h), the `~name` values of a
   // statement the store keeps compiled by its text.
-  object.registerMethod(
-      kResourcesInterface, "SparqlQueryWithOptions", "sa{sv}", {"query", "options"}, "aas",
-      {"rows"}, [&backend, max_reply_bytes](sdbus::MethodCall call) {
-        std::string query;
-        CallOptions options;
-        call >> query >> options;
-        auto parameters = ParsePlainQueryOptions(options);
-        if (!parameters) return SendCallError(call, ToDbusError(parameters.error()));
-        SubmitPlainQuery(backend, max_reply_bytes, std::move(call), std::move(query),
-                         std::move(*parameters));
-      });
+  const auto sparql_query_with_options = [&backend, max_reply_bytes](sdbus::MethodCall call) {
+    std::string query;
+    CallOptions options;
+    call >> query >> options;
+    auto parameters = ParsePlainQueryOptions(options);
+    if (!parameters) return SendCallError(call, ToDbusError(parameters.error()));
+    SubmitPlainQuery(backend, max_reply_bytes, std::move(call), std::move(query),
+                     std::move(*parameters));
+  };
+  object.registerMethod(kResourcesInterface, "SparqlQueryWithOptions", "sa{sv}",
+                        {"query", "options"}, "aas", {"rows"}, sparql_query_with_options);
+  const auto sparql_update = [&backend](sdbus::Result<>&& result, std::string update) {
+    SubmitUpdate(backend, UpdateSource::kInteractive, Share(std::move(result)),
+                 {std::move(update)});
+  };
   object.registerMethod("SparqlUpdate")
       .onInterface(kResourcesInterface)
       .withInputParamNames("update")
-      .implementedAs([&backend](sdbus::Result<>&& result, std::string update) {
-        SubmitUpdate(backend, UpdateSource::kInteractive, Share(std::move(result)),
-                     {std::move(update)});
-      });
+      .implementedAs(sparql_update);
+  const auto batch_update = [&backend](sdbus::Result<>&& result, std::vector<std::string> updates,
+                                       CallOptions options) {
+    auto reply = Share(std::move(result));
+    auto source = ParseBatchOptions(options);
+    if (!source) return SendError(reply, source.error());
+    SubmitUpdate(backend, *source, reply, std::move(updates));
+  };
   object.registerMethod("BatchSparqlUpdate")
       .onInterface(kResourcesInterface)
       .withInputParamNames("updates", "options")
-      .implementedAs([&backend](sdbus::Result<>&& result, std::vector<std::string> updates,
-                                CallOptions options) {
-        auto reply = Share(std::move(result));
-        auto source = ParseBatchOptions(options);
-        if (!source) return SendError(reply, source.error());
-        SubmitUpdate(backend, *source, reply, std::move(updates));
-      });
+      .implementedAs(batch_update);
+  if (peer != nullptr) {  // the same handlers on the peer socket (peer_server.h)
+    peer->emplace(PeerMethodKey(kResourcesInterface, "SparqlQuery"), sparql_query);
+    peer->emplace(PeerMethodKey(kResourcesInterface, "SparqlQueryWithOptions"),
+                  sparql_query_with_options);
+    peer->emplace(PeerMethodKey(kResourcesInterface, "SparqlUpdate"),
+                  [sparql_update](sdbus::MethodCall call) {
+                    std::string update;
+                    call >> update;
+                    sparql_update(sdbus::Result<>(std::move(call)), std::move(update));
+                  });
+    peer->emplace(PeerMethodKey(kResourcesInterface, "BatchSparqlUpdate"),
+                  [batch_update](sdbus::MethodCall call) {
+                    std::vector<std::string> updates;
+                    CallOptions options;
+                    call >> updates >> options;
+                    batch_update(sdbus::Result<>(std::move(call)), std::move(updates),
+                                 std::move(options));
+                  });
+  }
   object.registerMethod("Load")
       .onInterface(kResourcesInterface)
       .withInputParamNames("uri")

@@ -118,64 +118,87 @@ Result<sdbus::MethodReply> EncodeRowsReply(const sdbus::MethodCall& call, engine
 }  // namespace
 
 void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& drainer,
-                      size_t max_reply_bytes) {
+                      size_t max_reply_bytes, const std::string* peer_address, PeerMethods* peer) {
   // QueryRows(s query, a{sv} options) -> (as variable_names, ay rows): a small result in the
   // reply itself, no pipe or descriptor (issue 7). Registered by signature: the rows are
   // appended as one array.
-  object.registerMethod(
-      kSteroidsInterface, "QueryRows", "sa{sv}", {"query", "options"}, "asay",
-      {"variable_names", "rows"}, [&backend, max_reply_bytes](sdbus::MethodCall call) {
-        std::string query;
-        CallOptions options;
-        call >> query >> options;
-        auto parsed = ParseStreamOptions(options);
-        if (!parsed) return SendCallError(call, ToDbusError(parsed.error()));
-        const size_t max_bytes =
-            parsed->max_bytes == 0
-                ? max_reply_bytes
-                : static_cast<size_t>(std::min<uint64_t>(parsed->max_bytes, max_reply_bytes));
-        // A query that ran short before runs right here (backend.h "inline_read_budget").
-        const size_t cost_key = std::hash<std::string>{}(query);
-        backend.SubmitRead(
-            {[call, query = std::move(query), parameters = std::move(parsed->parameters),
-              max_bytes](engine::Store& store) {
-               SendBuiltReply(call, "the rows", [&](bool* too_large) {
-                 return EncodeRowsReply(call, store, query, parameters, max_bytes, too_large);
-               });
-             },
-             [call](const Error& error) { SendCallError(call, ToDbusError(error)); }},
-            cost_key);
-      });
+  const auto query_rows = [&backend, max_reply_bytes](sdbus::MethodCall call) {
+    std::string query;
+    CallOptions options;
+    call >> query >> options;
+    auto parsed = ParseStreamOptions(options);
+    if (!parsed) return SendCallError(call, ToDbusError(parsed.error()));
+    const size_t max_bytes =
+        parsed->max_bytes == 0
+            ? max_reply_bytes
+            : static_cast<size_t>(std::min<uint64_t>(parsed->max_bytes, max_reply_bytes));
+    // A query that ran short before runs right here (backend.h "inline_read_budget").
+    const size_t cost_key = std::hash<std::string>{}(query);
+    backend.SubmitRead(
+        {[call, query = std::move(query), parameters = std::move(parsed->parameters),
+          max_bytes](engine::Store& store) {
+           SendBuiltReply(call, "the rows", [&](bool* too_large) {
+             return EncodeRowsReply(call, store, query, parameters, max_bytes, too_large);
+           });
+         },
+         [call](const Error& error) { SendCallError(call, ToDbusError(error)); }},
+        cost_key);
+  };
+  object.registerMethod(kSteroidsInterface, "QueryRows", "sa{sv}", {"query", "options"}, "asay",
+                        {"variable_names", "rows"}, query_rows);
 
+  const auto stream_query = [&backend, &drainer](sdbus::Result<Names>&& result,
+                                                 std::string query, sdbus::UnixFd passed_fd,
+                                                 CallOptions options) {
+    auto reply = Share(std::move(result));
+    auto fd = std::make_shared<UniqueFd>(passed_fd.release());
+    auto parsed = ParseStreamOptions(options);
+    Result<void> usable = parsed ? MakeNonBlocking(fd->get()) : Result<void>(parsed.error());
+    if (!usable) {
+      fd->reset();
+      return SendError(reply, usable.error());
+    }
+    EnlargePipe(fd->get());
+    // A query that ran short before runs right here (backend.h "inline_read_budget").
+    const size_t cost_key = std::hash<std::string>{}(query);
+    backend.SubmitRead({[reply, fd, query = std::move(query),
+                         parameters = std::move(parsed->parameters),
+                         &drainer](engine::Store& store) {
+                          RunStreamQuery(store, query, parameters, std::move(*fd), drainer,
+                                         reply);
+                        },
+                        [reply, fd](const Error& error) {
+                          fd->reset();
+                          SendError(reply, error);
+                        }},
+                       cost_key);
+  };
   object.registerMethod("Query")
       .onInterface(kSteroidsInterface)
       .withInputParamNames("query", "fd", "options")
       .withOutputParamNames("variable_names")
-      .implementedAs([&backend, &drainer](sdbus::Result<Names>&& result, std::string query,
-                                          sdbus::UnixFd passed_fd, CallOptions options) {
-        auto reply = Share(std::move(result));
-        auto fd = std::make_shared<UniqueFd>(passed_fd.release());
-        auto parsed = ParseStreamOptions(options);
-        Result<void> usable = parsed ? MakeNonBlocking(fd->get()) : Result<void>(parsed.error());
-        if (!usable) {
-          fd->reset();
-          return SendError(reply, usable.error());
-        }
-        EnlargePipe(fd->get());
-        // A query that ran short before runs right here (backend.h "inline_read_budget").
-        const size_t cost_key = std::hash<std::string>{}(query);
-        backend.SubmitRead({[reply, fd, query = std::move(query),
-                             parameters = std::move(parsed->parameters),
-                             &drainer](engine::Store& store) {
-                              RunStreamQuery(store, query, parameters, std::move(*fd), drainer,
-                                             reply);
-                            },
-                            [reply, fd](const Error& error) {
-                              fd->reset();
-                              SendError(reply, error);
-                            }},
-                           cost_key);
+      .implementedAs(stream_query);
+
+  // Issue 7: where a client of this user reaches the store without dbus-daemon (peer_server.h).
+  object.registerMethod("GetPeerAddress")
+      .onInterface(kSteroidsInterface)
+      .withOutputParamNames("address")
+      .implementedAs([peer_address]() -> std::string {
+        return peer_address != nullptr ? *peer_address : std::string();
       });
+
+  if (peer != nullptr) {
+    peer->emplace(PeerMethodKey(kSteroidsInterface, "QueryRows"), query_rows);
+    peer->emplace(PeerMethodKey(kSteroidsInterface, "Query"),
+                  [stream_query](sdbus::MethodCall call) {
+                    std::string text;
+                    sdbus::UnixFd fd;
+                    CallOptions options;
+                    call >> text >> fd >> options;
+                    stream_query(sdbus::Result<Names>(std::move(call)), std::move(text),
+                                 std::move(fd), std::move(options));
+                  });
+  }
 }
 
 }  // namespace quarry::ipc

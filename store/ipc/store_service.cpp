@@ -15,6 +15,7 @@
 #include "store/ipc/interfaces.h"
 #include "store/ipc/log.h"
 #include "store/ipc/outgoing_blocks.h"
+#include "store/ipc/peer_server.h"
 #include "store/ipc/signal_emitter.h"
 #include "store/ipc/status_board.h"
 #include "store/ipc/stream_drainer.h"
@@ -38,8 +39,9 @@ class StoreService {
 
   // Registers every interface; the Progress signal follows the status board from now on.
   void Publish() {
-    RegisterResources(*object_, backend_, max_reply_bytes_);
-    RegisterSteroids(*object_, backend_, drainer_, max_reply_bytes_);
+    RegisterResources(*object_, backend_, max_reply_bytes_, &peer_methods_);
+    RegisterSteroids(*object_, backend_, drainer_, max_reply_bytes_, &peer_address_,
+                     &peer_methods_);
     RegisterStatus(*object_, status_);
     RegisterBackup(*object_, backend_, status_);
     object_->finishRegistration();
@@ -56,6 +58,9 @@ class StoreService {
     });
   }
   Backend& backend() { return backend_; }
+  const PeerMethods& peer_methods() const { return peer_methods_; }
+  // Before the event loop starts: what Steroids.GetPeerAddress answers from then on.
+  void SetPeerAddress(std::string address) { peer_address_ = std::move(address); }
 
   void Shutdown() {
     backend_.Shutdown();
@@ -78,8 +83,34 @@ class StoreService {
   SignalEmitter signals_;
   Backend backend_;
   StreamDrainer drainer_;
+  PeerMethods peer_methods_;  // filled by Publish(), read by the peer socket's threads
+  std::string peer_address_;
   std::unique_ptr<sdbus::IObject> object_;
 };
+
+// The peer socket (peer_server.h); null when it is off or cannot be set up (clients then use the
+// bus: the reason is logged).
+std::unique_ptr<PeerServer> StartPeerServer(const DaemonOptions& options, StoreService& service) {
+  if (!options.peer_socket) return nullptr;
+  std::string bus_address = options.bus_address;
+  if (bus_address.empty()) {
+    const char* session = std::getenv("DBUS_SESSION_BUS_ADDRESS");
+    bus_address = session != nullptr ? session : "";
+  }
+  auto path = PeerSocketPath(kBusName, bus_address, options.backend.directory.string());
+  if (!path) {
+    LogInfo(fmt::format("no peer socket ({}): clients use the bus", path.error().message()));
+    return nullptr;
+  }
+  auto server = std::make_unique<PeerServer>(service.peer_methods());
+  if (auto started = server->Start(*path); !started) {
+    LogWarning(fmt::format("no peer socket: {}", started.error().ToString()));
+    return nullptr;
+  }
+  service.SetPeerAddress(server->address());
+  LogInfo(fmt::format("peer socket {}", *path));
+  return server;
+}
 
 std::unique_ptr<sdbus::IConnection> Connect(const std::string& address) {
   if (address.empty()) return sdbus::createSessionBusConnection();
@@ -118,6 +149,7 @@ int RunStoreService(const DaemonOptions& options) {
   std::unique_ptr<sdbus::IConnection> connection;
   std::unique_ptr<StoreService> service;
   std::unique_ptr<EventLoop> event_loop;
+  std::unique_ptr<PeerServer> peer_server;
   // Unread stream bytes past this limit wait in a spill file beside the database (issue 4).
   ProcessStreamBudget().Configure(options.stream_memory_bytes, options.backend.directory);
   try {
@@ -126,6 +158,7 @@ int RunStoreService(const DaemonOptions& options) {
                                              options.max_reply_bytes);
     service->Publish();
     connection->requestName(kBusName);
+    peer_server = StartPeerServer(options, *service);  // after the name: its socket is ours
     event_loop = std::make_unique<EventLoop>(*connection);
     event_loop->Start();
   } catch (const std::exception& error) {  // sdbus::Error, or the loop's eventfd
@@ -133,6 +166,7 @@ int RunStoreService(const DaemonOptions& options) {
     return 1;
   }
   const bool served = Serve(*service, stop_signals);
+  if (peer_server) peer_server->StopListening();  // no new peers; connected ones get replies
   // Shut down (last writes commit, pending signals flush) while the name is still ours: clients
   // match GraphUpdated by sender='org.quarry.Store1', which stops matching once it is released.
   service->Shutdown();
@@ -142,6 +176,7 @@ int RunStoreService(const DaemonOptions& options) {
     LogWarning(fmt::format("cannot release {}: {}", kBusName, error.what()));
   }
   event_loop->Stop();
+  peer_server.reset();  // every job has run: the peer connections end (their handlers go next)
   service.reset();
   LogInfo("stopped");
   return served && !event_loop->lost() ? 0 : 1;

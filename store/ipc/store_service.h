@@ -26,6 +26,8 @@ struct DaemonOptions {
   // Unsent Steroids stream bytes all streams may hold in memory (--stream-buffer-mib); the
   // rest waits in an unlinked file in the database directory (outgoing_blocks.h).
   size_t stream_memory_bytes = size_t{64} << 20;
+  // The peer socket under $XDG_RUNTIME_DIR/quarry (peer_server.h); --no-peer-socket turns it off.
+  bool peer_socket = true;
 };
 
 // Runs until a stop signal; returns the process exit status (0, or 1 when the bus or the

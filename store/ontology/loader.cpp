@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <system_error>
 
@@ -15,6 +16,32 @@ namespace quarry::ontology {
 namespace {
 
 constexpr std::string_view kExtension = ".ontology";
+
+// The Ontology built from one set of files, while anybody still holds it: quarry-store opens
+// its writer and every reader connection from the same texts, and each built its own copy
+// (~1.1 MiB each, five of them). The texts are kept to compare exactly (~130 KB).
+struct CachedOntology {
+  std::vector<OntologyFile> files;  // in name order
+  std::weak_ptr<const Ontology> ontology;
+};
+
+std::mutex& CacheMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::vector<CachedOntology>& Cache() {  // holds CacheMutex()
+  static std::vector<CachedOntology> cache;
+  return cache;
+}
+
+bool SameFiles(const std::vector<OntologyFile>& cached, const std::vector<const OntologyFile*>& ordered) {
+  return cached.size() == ordered.size() &&
+         std::equal(cached.begin(), cached.end(), ordered.begin(),
+                    [](const OntologyFile& a, const OntologyFile* b) {
+                      return a.name == b->name && a.text == b->text;
+                    });
+}
 
 Result<std::string> ReadFile(const std::filesystem::path& path) {
   std::ifstream stream(path, std::ios::binary);
@@ -60,6 +87,15 @@ Result<std::shared_ptr<const Ontology>> LoadOntologyTexts(const std::vector<Onto
   for (const OntologyFile& file : files) ordered.push_back(&file);
   std::stable_sort(ordered.begin(), ordered.end(),
                    [](const OntologyFile* a, const OntologyFile* b) { return a->name < b->name; });
+  {
+    const std::lock_guard lock(CacheMutex());
+    auto& cache = Cache();
+    std::erase_if(cache, [](const CachedOntology& entry) { return entry.ontology.expired(); });
+    for (const CachedOntology& entry : cache) {
+      if (!SameFiles(entry.files, ordered)) continue;
+      if (auto shared = entry.ontology.lock()) return shared;
+    }
+  }
   std::vector<TurtleDocument> documents;
   for (size_t i = 0; i < ordered.size(); ++i) {
     if (i > 0 && ordered[i]->name == ordered[i - 1]->name) {
@@ -71,7 +107,13 @@ Result<std::shared_ptr<const Ontology>> LoadOntologyTexts(const std::vector<Onto
     documents.push_back(std::move(document));
   }
   QUARRY_ASSIGN_OR_RETURN(Ontology::Draft draft, CollectDefinitions(documents));
-  return Ontology::Build(std::move(draft));
+  QUARRY_ASSIGN_OR_RETURN(std::shared_ptr<const Ontology> built, Ontology::Build(std::move(draft)));
+  CachedOntology entry;
+  for (const OntologyFile* file : ordered) entry.files.push_back(*file);
+  entry.ontology = built;
+  const std::lock_guard lock(CacheMutex());
+  Cache().push_back(std::move(entry));
+  return built;
 }
 
 Result<std::shared_ptr<const Ontology>> LoadOntologyDir(const std::filesystem::path& dir) {

@@ -26,7 +26,9 @@ struct OntologyFile {
 // holds no *.ontology file; kIo when a file cannot be read.
 Result<std::vector<OntologyFile>> ReadOntologyDir(const std::filesystem::path& dir);
 
-// Parses and builds; the files are taken in name order whatever order they come in.
+// Parses and builds; the files are taken in name order whatever order they come in. While an
+// Ontology built from the same files (names and texts) is alive in the process, that one is
+// returned instead of a new copy (quarry-store's connections share one).
 Result<std::shared_ptr<const Ontology>> LoadOntologyTexts(const std::vector<OntologyFile>& files);
 
 // ReadOntologyDir + LoadOntologyTexts; errors get the directory as context.

@@ -133,4 +133,26 @@ std::string FtsInsertRowsSql(const ontology::Ontology& ontology,
                      kFtsTable, ColumnList(properties, ""), ColumnList(properties, ""));
 }
 
+std::string FtsSelectRowsSql(const ontology::Ontology& ontology, std::string_view rows,
+                             const std::vector<const ontology::Property*>& applicable) {
+  const auto properties = FulltextProperties(ontology);
+  if (properties.empty()) return {};
+  return fmt::format("{}SELECT ID{} FROM indexed ORDER BY ID",
+                     RowValuesCte(ontology, properties, rows, applicable),
+                     ColumnList(properties, ""));
+}
+
+std::string FtsWriteValuesSql(const ontology::Ontology& ontology, bool remove) {
+  const auto properties = FulltextProperties(ontology);
+  if (properties.empty()) return {};
+  std::string parameters = "?1";
+  for (size_t i = 0; i < properties.size(); ++i) parameters += fmt::format(", ?{}", i + 2);
+  if (remove) {
+    return fmt::format("INSERT INTO {0}({0}, rowid{1}) VALUES ('delete', {2})", kFtsTable,
+                       ColumnList(properties, ""), parameters);
+  }
+  return fmt::format("INSERT INTO {}(rowid{}) VALUES ({})", kFtsTable, ColumnList(properties, ""),
+                     parameters);
+}
+
 }  // namespace quarry::schema

@@ -96,6 +96,7 @@ TEST_CASE("contacts get and find") {
   const std::string plan = QuarryOk(book.Contacts({"find", "--phone", "1000629", "--explain"}));
   CHECK(plan.find("USING INDEX nco:PersonContact_qco:reversedPhoneKey_qco:reversedPhoneKey "
                   "(qco:reversedPhoneKey>? AND qco:reversedPhoneKey<?)") != std::string::npos);
+  CHECK(plan.find("qco:record") != std::string::npos);  // the found contacts' records, same statement
   // --uids: the same contacts' UIDs, one a line, from the same index.
   const auto lines = [](std::string text) {
     std::vector<std::string> out;

@@ -82,10 +82,14 @@ TEST_CASE("quarry-extract: GetStatus answers while a GetMetadata waits for its w
 struct StoreDownRun {
   ExtractServiceFixture fixture;
   Strings urls;
-  explicit StoreDownRun(const std::string& max_unwritten) {
-    fixture.StartExtract({"--workers", "1", "--cpu-percent", "100", "--max-unwritten", max_unwritten});
+  explicit StoreDownRun(const std::string& max_unwritten, const std::string& max_unwritten_kib = "4096",
+                        size_t padding = 0) {
+    fixture.StartExtract({"--workers", "1", "--cpu-percent", "100", "--max-unwritten", max_unwritten,
+                          "--max-unwritten-kib", max_unwritten_kib});
+    std::string pad;
+    while (pad.size() < padding) pad += "padding words ";
     for (const char* word : {"india", "juliett", "kilo"}) {
-      urls.push_back(FileUrl(fixture.files().Write(std::string(word) + ".txt", std::string(word) + " text\n").string()));
+      urls.push_back(FileUrl(fixture.files().Write(std::string(word) + ".txt", std::string(word) + " text\n" + pad).string()));
     }
     const int32_t worker = fixture.ReadyWorker();
     REQUIRE(::kill(worker, SIGSTOP) == 0);
@@ -130,6 +134,18 @@ TEST_CASE("quarry-extract: past the bound of kept results, files go back to the 
     return Current(status).empty() && U32(status, "unwritten") == 1 && U32(status, "queued") == 2;
   }, "the overflow did not go back to the queue");
   run.CheckAllWrittenAfterRestart();  // re-extracted: each file counted once
+}
+
+TEST_CASE("quarry-extract: past the bound of kept bytes, large results go back to the queue") {
+  // Three results of ~100 KB of text each, 150 KiB kept at most: the first is kept (one
+  // result always fits), the two others do not fit and their files go back to the queue,
+  // although the count bound (256) has room. Nothing is lost once the store is back.
+  StoreDownRun run("256", "150", 100'000);
+  ExtractServiceFixture::WaitFor([&] {
+    const auto status = run.fixture.Status();
+    return Current(status).empty() && U32(status, "unwritten") == 1 && U32(status, "queued") == 2;
+  }, "the results past the byte bound did not go back to the queue");
+  run.CheckAllWrittenAfterRestart();
 }
 
 TEST_CASE("quarry-extract: with the store up, a full bound waits for the writer, no file extracted twice") {

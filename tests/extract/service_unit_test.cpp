@@ -38,6 +38,37 @@ TEST_CASE("FileQueue: files the user touched come before the backlog, each URL o
   CHECK(queue.Take(10) == Strings{"file:///b1"});
 }
 
+TEST_CASE("FileQueue: an entry is freed once no queue names it, and a taken URL may come again") {
+  FileQueue queue;
+  queue.PushBacklog({"file:///a", "file:///b", "file:///c"});
+  queue.PushUrgent({"file:///b", "file:///c"});  // both move ahead, their backlog slots stale
+  queue.PushBacklog({"file:///b"});              // urgent already: stays urgent, once
+  CHECK(queue.size() == 3);
+  CHECK(queue.held() == 3);
+  CHECK(queue.Take(1) == Strings{"file:///b"});
+  CHECK(queue.size() == 2);
+  CHECK(queue.held() == 3);  // b's stale backlog slot still points to it
+  queue.PushUrgent({"file:///b"});  // taken: queued again, at the end of the urgent queue
+  CHECK(queue.size() == 3);
+  CHECK(queue.Take(2) == Strings{"file:///c", "file:///b"});
+  CHECK(queue.Take(10) == Strings{"file:///a"});  // b's and c's stale slots skipped
+  CHECK(queue.size() == 0);
+  CHECK(queue.held() == 0);
+  // Many URLs queued and taken leave nothing behind.
+  Strings many;
+  for (int i = 0; i < 1000; ++i) many.push_back("file:///many/" + std::to_string(i));
+  queue.PushBacklog(many);
+  queue.PushUrgent(Strings(many.begin(), many.begin() + 500));
+  Strings taken;
+  while (queue.size() > 0) {
+    for (std::string& url : queue.Take(16)) taken.push_back(std::move(url));
+  }
+  CHECK(taken.size() == 1000);
+  CHECK(taken.front() == "file:///many/0");
+  CHECK(taken[500] == "file:///many/500");
+  CHECK(queue.held() == 0);
+}
+
 TEST_CASE("FileQueue: Take waits for work and returns nothing once closed") {
   FileQueue queue;
   std::thread producer([&queue] {
@@ -80,11 +111,35 @@ TEST_CASE("Worker frames: round trip, a deadline, and the end of the stream") {
   CHECK(frame.empty());
   CHECK(reader.Read(frame) == FrameReader::Status::kFrame);
   CHECK(frame == big);
+  // The 200,000-byte frame's buffer is not kept once it is read (one per worker slot).
+  CHECK(reader.capacity() <= FrameReader::kKeptBytes);
   writer.join();
   const auto soon = std::chrono::steady_clock::now() + std::chrono::milliseconds(30);
   CHECK(reader.Read(frame, soon) == FrameReader::Status::kTimeout);
   ::close(fds[1]);
   CHECK(reader.Read(frame) == FrameReader::Status::kEof);
+  ::close(fds[0]);
+}
+
+TEST_CASE("Worker frames: a large frame is read into a buffer of its size, freed after it") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const std::string big(3'000'000, 'z');  // past kKeptBytes: a PDF's text
+  std::thread writer([&] {
+    CHECK(WriteFrames(fds[1], {"small", big, "next"}).ok());
+  });
+  FrameReader reader(fds[0]);
+  std::string frame;
+  CHECK(reader.Read(frame) == FrameReader::Status::kFrame);
+  CHECK(frame == "small");
+  CHECK(reader.Read(frame) == FrameReader::Status::kFrame);
+  CHECK(frame == big);
+  // "next" may be in the buffer already: the big buffer stays only while it holds more.
+  CHECK(reader.Read(frame) == FrameReader::Status::kFrame);
+  CHECK(frame == "next");
+  CHECK(reader.capacity() <= FrameReader::kKeptBytes);
+  writer.join();
+  ::close(fds[1]);
   ::close(fds[0]);
 }
 

@@ -107,6 +107,44 @@ TEST_CASE("Crawler: a second crawl with nothing changed writes nothing") {
   CHECK(second.counting.children_queries == 3);
 }
 
+TEST_CASE("ConnectionIndexStore: each known child comes back under the folder it was asked for") {
+  EmbeddedStore embedded;
+  MakeTree(embedded.dir);
+  embedded.dir.Write("root/empty/.keep~", "ignored, so the folder has no known child");
+  IndexOnce(embedded);
+  const auto iri_of = [&](const std::string& relative) {
+    const std::string iri = embedded.Value(fmt::format(
+        "SELECT ?r {{ ?r nie:url \"{}\" }}", FileUri((embedded.dir / relative).string())));
+    REQUIRE_FALSE(iri.empty());
+    return iri;
+  };
+  const std::string root = iri_of("root");
+  const std::string sub = iri_of("root/sub");
+  const std::string empty = iri_of("root/empty");
+  // Asked in an order unlike the one they were written in, with an IRI the store never saw.
+  const std::vector<std::string> asked = {empty, sub, "urn:quarry:test:unknown", root};
+  auto children = embedded.store->Children(asked);
+  REQUIRE_MESSAGE(children.ok(), (children ? std::string() : children.error().ToString()));
+  REQUIRE(children->size() == 4);
+  CHECK(children->at(empty).empty());
+  CHECK(children->at("urn:quarry:test:unknown").empty());
+  const KnownChildren& in_root = children->at(root);
+  CHECK(in_root.size() == 4);  // a.txt, b.pdf, sub, empty (the hidden and backup files are ignored)
+  REQUIRE(in_root.contains("a.txt"));
+  CHECK(in_root.at("a.txt").kind == EntryKind::kFile);
+  CHECK(in_root.at("a.txt").size == 5);
+  CHECK(in_root.at("a.txt").mtime_us > 0);
+  REQUIRE(in_root.contains("sub"));
+  CHECK(in_root.at("sub").kind == EntryKind::kFolder);
+  CHECK(in_root.at("sub").iri == sub);
+  const KnownChildren& in_sub = children->at(sub);
+  CHECK(in_sub.size() == 2);
+  REQUIRE(in_sub.contains("c.mp3"));
+  CHECK(in_sub.at("c.mp3").kind == EntryKind::kFile);
+  REQUIRE(in_sub.contains("deeper"));
+  CHECK(in_sub.at("deeper").kind == EntryKind::kFolder);
+}
+
 TEST_CASE("Crawler: a restart asks for the known children of a batch of folders in one query") {
   EmbeddedStore embedded;
   // 1 root, 12 folders below it, 3 below each of them: 49 folders on 3 levels.

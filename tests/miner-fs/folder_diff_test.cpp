@@ -76,6 +76,18 @@ TEST_CASE("DiffFolder: created, changed and deleted") {
     CHECK(changes.created[0]->kind == EntryKind::kFolder);
     CHECK(changes.descend.size() == 1);
   }
+  SUBCASE("one deleted, one created and one changed at once") {
+    disk.erase(disk.begin());                              // a.txt gone
+    disk.push_back({"new.txt", EntryKind::kFile, 5, 1});  // as many children as before
+    disk[0].mtime_us = 300;                                // b.txt changed
+    const FolderChanges changes = DiffFolder(kKnown, disk);
+    REQUIRE(changes.deleted.size() == 1);
+    CHECK(changes.deleted[0].first == "a.txt");
+    REQUIRE(changes.created.size() == 1);
+    CHECK(changes.created[0]->name == "new.txt");
+    REQUIRE(changes.changed.size() == 1);
+    CHECK(changes.changed[0].second->iri == "urn:b");
+  }
   SUBCASE("everything gone") {
     const FolderChanges changes = DiffFolder(kKnown, {});
     CHECK(changes.deleted.size() == 3);

@@ -42,8 +42,10 @@ std::vector<Contact> WithoutIds(IdContacts rows) {
 
 }  // namespace
 
-ContactBook::ContactBook(Connection& connection)
-    : connection_(connection), statements_(std::make_unique<Statements>(connection)) {}
+ContactBook::ContactBook(Connection& connection, ContactBookOptions options)
+    : connection_(connection),
+      options_(options),
+      statements_(std::make_unique<Statements>(connection)) {}
 ContactBook::~ContactBook() = default;
 
 Result<void> ContactBook::Save(const std::vector<Contact>& contacts) {
@@ -64,7 +66,7 @@ Result<void> ContactBook::Save(const std::vector<Contact>& contacts) {
     std::string update = fmt::format("{}INSERT DATA {{\n", kSparqlPrefixes);
     std::set<std::string> stated;  // tags and photos shared by contacts of this request
     for (size_t i = begin; i < std::min(uids.size(), begin + kChunk); ++i) {
-      AppendContactTriples(contacts[last_of.at(uids[i])], stated, update);
+      AppendContactTriples(contacts[last_of.at(uids[i])], stated, update, options_.records);
     }
     update += "}";
     batch.Add(std::move(update));
@@ -84,7 +86,8 @@ Result<void> ContactBook::Remove(const std::vector<std::string>& uids) {
 }
 
 Result<std::vector<Contact>> ContactBook::FetchAll() {
-  QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->ReadAll());
+  QUARRY_ASSIGN_OR_RETURN(auto rows,
+                          options_.records ? statements_->FetchAll() : statements_->ReadAll());
   return WithoutIds(std::move(rows));
 }
 
@@ -94,6 +97,12 @@ Result<std::vector<Contact>> ContactBook::FetchByUid(const std::vector<std::stri
   std::set<std::string_view> seen;
   for (const auto& uid : uids) {
     if (seen.insert(uid).second) unique.push_back(uid);
+  }
+  // Records by UID, one statement per kMaxUidsPerQuery; record-less contacts from their nco
+  // data (contact_statements.h).
+  if (options_.records) {
+    QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->FetchUids(unique));
+    return WithoutIds(std::move(rows));
   }
   if (unique.size() <= kShortUidList) {  // one statement (contact_statements.h)
     QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->ReadUids(unique, 0, unique.size()));
@@ -110,8 +119,9 @@ Result<std::vector<Contact>> ContactBook::FetchByUid(const std::vector<std::stri
 }
 
 std::string ContactBook::FindQuery(const ContactFilter& filter) {
-  // The key search of Find (Statements::FindText), its bounds written in as literals.
-  return WithFilterLiterals(Statements::FindText(filter.kind), filter);
+  // Find's statement (Statements::FindRecordsText: the key search and each found contact's
+  // record), its bounds written in as literals.
+  return WithFilterLiterals(Statements::FindRecordsText(filter.kind), filter);
 }
 
 std::string ContactBook::FindUidsQuery(const ContactFilter& filter) {
@@ -132,6 +142,10 @@ Result<std::vector<Contact>> ContactBook::Find(const ContactFilter& filter) {
   // No second test of the found contacts (Matches): every key range is exact (contact_keys.h),
   // so the index answers exactly the contacts that match. Case-folding each name of 800 found
   // contacts again was 4 % of prefix_short (issue 7, callgrind).
+  if (options_.records) {
+    QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->Find(filter));
+    return WithoutIds(std::move(rows));
+  }
   QUARRY_ASSIGN_OR_RETURN(const auto ids, statements_->FindIds(filter));
   QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->ReadIds(ids));
   return WithoutIds(std::move(rows));
@@ -145,7 +159,7 @@ Result<std::vector<std::pair<int64_t, Contact>>> ContactBook::FetchByResourceId(
   for (const int64_t id : ids) {
     if (seen.insert(id).second) unique.push_back(id);
   }
-  return statements_->ReadIds(unique);
+  return options_.records ? statements_->FetchIds(unique) : statements_->ReadIds(unique);
 }
 
 }  // namespace quarry::contacts

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "store/client/contacts/contact_keys.h"
+#include "store/client/contacts/contact_record.h"
 
 namespace quarry::contacts {
 namespace {
@@ -183,7 +184,8 @@ std::string ContactTriples(const Contact& contact) {
   return out;
 }
 
-void AppendContactTriples(const Contact& contact, std::set<std::string>& stated, std::string& out) {
+void AppendContactTriples(const Contact& contact, std::set<std::string>& stated, std::string& out,
+                          bool record) {
   const std::string iri = ContactIri(contact.uid);
   MediaTriples(contact, iri, out);
   if (HasAffiliation(contact)) AffiliationTriples(contact, iri, out);
@@ -211,6 +213,8 @@ void AppendContactTriples(const Contact& contact, std::set<std::string>& stated,
   }
   Links(contact, iri, out);
   KeyTriples(contact, out);
+  // The whole contact in one value (contact_record.h), replaced with the triples on each save.
+  if (record) Literal(out, "qco:record", EncodeRecord(contact));
   out += " .\n";
 }
 

@@ -29,7 +29,9 @@ std::string IriRef(std::string_view iri);
 // The triples of one contact (no prefixes, no INSERT DATA around them), appended to `out`.
 // Tags and photos are shared resources: their type (and a tag's label) is written only when
 // `stated` (the shared IRIs already written in the same request) lacks them, and added to it.
-void AppendContactTriples(const Contact& contact, std::set<std::string>& stated, std::string& out);
+// `record`: with the contact's qco:record (contact_record.h).
+void AppendContactTriples(const Contact& contact, std::set<std::string>& stated, std::string& out,
+                          bool record = true);
 std::string ContactTriples(const Contact& contact);
 // Deletes the stored contact `iri`, its media, affiliation and organization. Tags and photos
 // stay: other contacts may share them (a photo's IRI is its URI).

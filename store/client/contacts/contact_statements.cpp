@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "store/client/contacts/contact_keys.h"
+#include "store/client/contacts/contact_record.h"
 #include "store/client/contacts/contact_sparql.h"
 
 namespace quarry::contacts {
@@ -74,6 +75,29 @@ std::string ContactBook::Statements::ReadIdsText(size_t slots) {
 }
 
 std::string ContactBook::Statements::GroupText(size_t group) { return GroupQuery(group, ""); }
+
+std::string ContactBook::Statements::RecordUidsText(size_t slots) {
+  // ?uid last: the rows come back in index order, put in the order asked by UID.
+  return fmt::format("{}SELECT tracker:id(?c) ?r ?uid WHERE {{ {} OPTIONAL {{ ?c qco:record ?r }} }}",
+                     kSparqlPrefixes, UidSelector(slots));
+}
+
+std::string ContactBook::Statements::RecordIdsText(size_t slots) {
+  return fmt::format("{}SELECT tracker:id(?c) ?r WHERE {{ ?c qco:record ?r {} }}", kSparqlPrefixes,
+                     IdRestriction(slots));
+}
+
+std::string ContactBook::Statements::FindRecordsText(ContactFilter::Kind kind) {
+  return fmt::format("{}SELECT tracker:id(?c) ?r WHERE {{ {} OPTIONAL {{ ?c qco:record ?r }} }}",
+                     kSparqlPrefixes, SearchSelector(kind));
+}
+
+std::string ContactBook::Statements::AllRecordsText() {
+  return fmt::format(
+      "{}SELECT tracker:id(?c) ?r WHERE {{ ?c a nco:PersonContact ; nco:contactUID ?uid "
+      "OPTIONAL {{ ?c qco:record ?r }} }}",
+      kSparqlPrefixes);
+}
 
 Result<Statement*> ContactBook::Statements::Shape(const std::string& key, const Text& sparql) {
   auto found = prepared_.find(key);
@@ -245,6 +269,153 @@ Result<IdContacts> ContactBook::Statements::ReadAll() {
     QUARRY_TRY(assembler.Read(group, cursor));
   }
   return std::move(assembler).Take();
+}
+
+Result<ContactBook::Statements::RecordRows> ContactBook::Statements::RecordRowsOf(Cursor& cursor,
+                                                                                 size_t expected) {
+  RecordRows rows;
+  rows.reserve(expected);
+  while (true) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
+    if (!has_row) break;
+    RecordRow& row = rows.emplace_back();
+    row.id = cursor.GetInteger(0);
+    if (cursor.IsBound(1)) row.contact = DecodeRecord(cursor.GetString(1));
+  }
+  return rows;
+}
+
+Result<ContactBook::Statements::RecordRows> ContactBook::Statements::RecordsOfUids(
+    const std::vector<std::string>& uids, size_t begin, size_t end) {
+  const size_t slots = UidSlots(end - begin);
+  QUARRY_ASSIGN_OR_RETURN(Cursor cursor,
+                          RunUids(
+                              fmt::format("uids/record/{}", slots),
+                              [slots] { return RecordUidsText(slots); }, uids, begin, end));
+  // By UID, then in the order asked.
+  std::unordered_map<std::string, RecordRow> of_uid;
+  of_uid.reserve(end - begin);
+  while (true) {
+    QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
+    if (!has_row) break;
+    RecordRow row{cursor.GetInteger(0), std::nullopt};
+    if (cursor.IsBound(1)) row.contact = DecodeRecord(cursor.GetString(1));
+    of_uid.emplace(std::string(cursor.GetString(2)), std::move(row));
+  }
+  RecordRows rows;
+  rows.reserve(of_uid.size());
+  for (size_t i = begin; i < end; ++i) {
+    const auto found = of_uid.find(uids[i]);
+    if (found == of_uid.end()) continue;
+    rows.push_back(std::move(found->second));
+    of_uid.erase(found);  // each once
+  }
+  return rows;
+}
+
+Result<ContactBook::Statements::RecordRows> ContactBook::Statements::RecordsOfIds(
+    const std::vector<int64_t>& ids, size_t begin, size_t end) {
+  const size_t slots = UidSlots(end - begin);
+  QUARRY_ASSIGN_OR_RETURN(Statement * statement, Shape(fmt::format("ids/record/{}", slots),
+                                                       [slots] { return RecordIdsText(slots); }));
+  const std::vector<std::string>& names = SlotNames('i');
+  for (size_t i = 0; i < slots; ++i) {
+    statement->BindInteger(names[i], ids[std::min(begin + i, end - 1)]);
+  }
+  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
+  QUARRY_ASSIGN_OR_RETURN(RecordRows found, RecordRowsOf(cursor, end - begin));
+  std::unordered_map<int64_t, size_t> index_of;
+  for (size_t i = 0; i < found.size(); ++i) index_of.emplace(found[i].id, i);
+  RecordRows rows;
+  rows.reserve(end - begin);
+  for (size_t i = begin; i < end; ++i) {
+    const auto at = index_of.find(ids[i]);
+    if (at == index_of.end()) {
+      rows.push_back({ids[i], std::nullopt});  // no record: maybe no contact, Complete decides
+      continue;
+    }
+    rows.push_back(std::move(found[at->second]));
+    index_of.erase(at);  // each once
+  }
+  return rows;
+}
+
+Result<ContactBook::Statements::RecordRows> ContactBook::Statements::FindRecords(
+    const ContactFilter& filter) {
+  const KeyRange range = FilterRange(filter);
+  std::string key = "find-records/";
+  key += static_cast<char>('0' + static_cast<int>(filter.kind));
+  QUARRY_ASSIGN_OR_RETURN(Statement * statement,
+                          Shape(key, [&filter] { return FindRecordsText(filter.kind); }));
+  statement->BindString("low", range.low);
+  if (!range.high.empty()) statement->BindString("high", range.high);
+  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
+  return RecordRowsOf(cursor, 0);
+}
+
+Result<ContactBook::Statements::RecordRows> ContactBook::Statements::AllRecords() {
+  QUARRY_ASSIGN_OR_RETURN(Statement * statement, Shape("all/record", [] { return AllRecordsText(); }));
+  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
+  return RecordRowsOf(cursor, 0);
+}
+
+Result<IdContacts> ContactBook::Statements::Complete(RecordRows rows) {
+  std::vector<int64_t> missing;
+  for (const auto& row : rows) {
+    if (!row.contact) missing.push_back(row.id);
+  }
+  std::unordered_map<int64_t, Contact> read;
+  if (!missing.empty()) {
+    QUARRY_ASSIGN_OR_RETURN(IdContacts natural, ReadIds(missing));
+    for (auto& [id, contact] : natural) read.emplace(id, std::move(contact));
+  }
+  IdContacts contacts;
+  contacts.reserve(rows.size());
+  for (auto& row : rows) {
+    if (row.contact) {
+      contacts.emplace_back(row.id, std::move(*row.contact));
+    } else if (const auto found = read.find(row.id); found != read.end()) {
+      contacts.emplace_back(row.id, std::move(found->second));
+      read.erase(found);  // each once
+    }
+  }
+  return contacts;
+}
+
+Result<IdContacts> ContactBook::Statements::FetchUids(const std::vector<std::string>& uids) {
+  RecordRows rows;
+  for (size_t begin = 0; begin < uids.size(); begin += kMaxUidsPerQuery) {
+    QUARRY_ASSIGN_OR_RETURN(
+        RecordRows chunk,
+        RecordsOfUids(uids, begin, std::min(uids.size(), begin + kMaxUidsPerQuery)));
+    if (rows.empty()) {
+      rows = std::move(chunk);
+    } else {
+      std::move(chunk.begin(), chunk.end(), std::back_inserter(rows));
+    }
+  }
+  return Complete(std::move(rows));
+}
+
+Result<IdContacts> ContactBook::Statements::FetchIds(const std::vector<int64_t>& ids) {
+  RecordRows rows;
+  rows.reserve(ids.size());
+  for (size_t begin = 0; begin < ids.size(); begin += kMaxUidsPerQuery) {
+    QUARRY_ASSIGN_OR_RETURN(RecordRows chunk,
+                            RecordsOfIds(ids, begin, std::min(ids.size(), begin + kMaxUidsPerQuery)));
+    std::move(chunk.begin(), chunk.end(), std::back_inserter(rows));
+  }
+  return Complete(std::move(rows));
+}
+
+Result<IdContacts> ContactBook::Statements::Find(const ContactFilter& filter) {
+  QUARRY_ASSIGN_OR_RETURN(RecordRows rows, FindRecords(filter));
+  return Complete(std::move(rows));
+}
+
+Result<IdContacts> ContactBook::Statements::FetchAll() {
+  QUARRY_ASSIGN_OR_RETURN(RecordRows rows, AllRecords());
+  return Complete(std::move(rows));
 }
 
 }  // namespace quarry::contacts

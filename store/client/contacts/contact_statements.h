@@ -17,11 +17,18 @@
 // which SQLite's IN list holds once (no lookup). Padding 100 IDs to 256 slots of ID 0 cost
 // fetch_100 ~20 % (a lookup per slot and branch). Through quarry-store the text of a shape
 // is the same every time, so the store's query cache finds it.
+// Records (contact_record.h): a contact saved by the book carries its fields in one string,
+// qco:record. The book's reads (Fetch*, Find, views) read records first: one statement per
+// kMaxUidsPerQuery UIDs or IDs (UID index or ID -> contact row -> record), one per filter (key
+// range -> record), one for every contact. Contacts found without a record (written by plain
+// SPARQL, or by an older version) are then read from their nco data by the statements above,
+// so nothing stored is lost; the order asked is kept.
 // Thread-safety: like the book's Connection (one thread at a time).
 #pragma once
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,6 +67,32 @@ class ContactBook::Statements {
   // Every contact, whole: each group read entire, no ID list.
   Result<IdContacts> ReadAll();
 
+  // The record route. A row per contact found: its ID and its decoded record, or nullopt when
+  // it has none (or one this version cannot read).
+  struct RecordRow {
+    int64_t id = 0;
+    std::optional<Contact> contact;
+  };
+  using RecordRows = std::vector<RecordRow>;
+  // uids[begin, end) (end - begin <= kMaxUidsPerQuery) in the order of the UIDs, unknown
+  // ones skipped.
+  Result<RecordRows> RecordsOfUids(const std::vector<std::string>& uids, size_t begin, size_t end);
+  // ids[begin, end) in their order; an ID without a record gives a row without contact (it may
+  // be no contact at all: Complete decides).
+  Result<RecordRows> RecordsOfIds(const std::vector<int64_t>& ids, size_t begin, size_t end);
+  Result<RecordRows> FindRecords(const ContactFilter& filter);
+  Result<RecordRows> AllRecords();
+  // The contacts of `rows`, in their order: the record-less ones read by ReadIds (one more
+  // statement per kMaxUidsPerQuery of them, none when every row had its record); IDs that are
+  // no contact are dropped.
+  Result<IdContacts> Complete(RecordRows rows);
+
+  // Whole contacts by the record route (what ContactBook and ContactView read).
+  Result<IdContacts> FetchUids(const std::vector<std::string>& uids);
+  Result<IdContacts> FetchIds(const std::vector<int64_t>& ids);
+  Result<IdContacts> Find(const ContactFilter& filter);
+  Result<IdContacts> FetchAll();
+
   // Statements executed so far (for the test that a read's count does not grow with its size).
   size_t executions() const { return executions_; }
   // Shapes compiled so far.
@@ -74,6 +107,11 @@ class ContactBook::Statements {
   static std::string FindUidsText(ContactFilter::Kind kind);
   static std::string ReadIdsText(size_t slots);
   static std::string GroupText(size_t group);
+  // The record reads: `slots` UIDs, `slots` IDs, a filter's key range, every contact.
+  static std::string RecordUidsText(size_t slots);
+  static std::string RecordIdsText(size_t slots);
+  static std::string FindRecordsText(ContactFilter::Kind kind);
+  static std::string AllRecordsText();
 
  private:
   // The statement of shape `key`, compiled from `sparql()` the first time: the text of a big
@@ -85,6 +123,8 @@ class ContactBook::Statements {
                          const std::vector<std::string>& uids, size_t begin, size_t end);
   // The statement of filter `kind` (`uids`: FindUidsText, else FindText), its range bound.
   Result<Cursor> RunFind(const ContactFilter& filter, bool uids);
+  // Rows of (ID, record) from `cursor`: columns 0 (the ID) and 1 (the record, maybe unbound).
+  static Result<RecordRows> RecordRowsOf(Cursor& cursor, size_t expected);
   Result<void> ReadChunk(const std::vector<int64_t>& ids, size_t begin, size_t end,
                          IdContacts& out);
   void BindUids(Statement& statement, const std::vector<std::string>& uids, size_t begin,

@@ -23,10 +23,9 @@ class ContactView::Impl {
   Result<void> LoadLocked() {
     IdContacts found;
     if (filter_ && !FilterRange(*filter_).low.empty()) {  // an empty key matches all: read all
-      QUARRY_ASSIGN_OR_RETURN(const auto ids, statements_.FindIds(*filter_));
-      QUARRY_ASSIGN_OR_RETURN(found, statements_.ReadIds(ids));
+      QUARRY_ASSIGN_OR_RETURN(found, statements_.Find(*filter_));
     } else {
-      QUARRY_ASSIGN_OR_RETURN(found, statements_.ReadAll());
+      QUARRY_ASSIGN_OR_RETURN(found, statements_.FetchAll());
     }
     for (auto& [id, contact] : found) {
       if (Wanted(contact)) contacts_.emplace(id, std::move(contact));

@@ -49,13 +49,18 @@ int64_t MmapSize(bool is_writer) {
 // QUARRY_CACHE_KIB (read-only connections) and QUARRY_WRITER_CACHE_KIB override cache_size
 // (KiB of heap per connection), to measure them (bench/index/README.md "Memory"); unset or
 // not a positive KiB count: the pragmas below decide.
-std::optional<int64_t> CacheKibOverride(bool is_writer) {
-  const char* text = std::getenv(is_writer ? "QUARRY_WRITER_CACHE_KIB" : "QUARRY_CACHE_KIB");
+// QUARRY_WAL_AUTOCHECKPOINT (pages) overrides the writer's wal_autocheckpoint the same way.
+std::optional<int64_t> PositiveOverride(const char* name) {
+  const char* text = std::getenv(name);
   if (text == nullptr || *text == '\0') return std::nullopt;
   char* end = nullptr;
   const long long value = std::strtoll(text, &end, 10);
   if (*end != '\0' || value <= 0) return std::nullopt;
   return value;
+}
+
+std::optional<int64_t> CacheKibOverride(bool is_writer) {
+  return PositiveOverride(is_writer ? "QUARRY_WRITER_CACHE_KIB" : "QUARRY_CACHE_KIB");
 }
 
 // The writer's extra settings. In WAL mode synchronous=NORMAL syncs only at checkpoints: a
@@ -150,6 +155,9 @@ Result<void> Database::Configure() {
     QUARRY_TRY(Exec(kWriterPragmas));
     if (const auto kib = CacheKibOverride(true)) {
       QUARRY_TRY(Exec(fmt::format("PRAGMA cache_size=-{};", *kib)));
+    }
+    if (const auto pages = PositiveOverride("QUARRY_WAL_AUTOCHECKPOINT")) {
+      QUARRY_TRY(Exec(fmt::format("PRAGMA wal_autocheckpoint={};", *pages)));
     }
     QUARRY_TRY(Exec(fmt::format("PRAGMA mmap_size={};", MmapSize(true))));
     return Exec(kCommonPragmas);

@@ -5,6 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <span>
+#include <string>
+#include <vector>
+
 #include "tests/store/engine/function_test_util.h"
 
 namespace quarry::testing {
@@ -208,6 +212,83 @@ TEST_CASE("full-text rows: resources of several classes in one transaction") {
   REQUIRE(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('rebuild')").ok());
   CHECK(Search(store, "moon") == moon);
   CHECK(Search(store, "crossover kinds") == Rows{"urn:x1"});
+}
+
+// FTS5 segments in the index: the segment ID is the top bits of a %_data row ID (segid << 37;
+// rows of segment 0 are the structure and averages records).
+int64_t FtsSegments(TestStore& store) {
+  auto count = store->database().cache().Get(
+      "SELECT count(DISTINCT id >> 37) FROM fts5_data WHERE id >> 37 > 0");
+  REQUIRE(count.ok());
+  auto has_row = (*count)->Step();
+  REQUIRE(has_row.ok());
+  REQUIRE(*has_row);
+  const int64_t segments = (*count)->ColumnInt64(0);
+  (*count)->Reset();
+  return segments;
+}
+
+TEST_CASE("full-text rows: a batch of several classes is one FTS5 flush, searchable after") {
+  // The rows are written one INSERT ... VALUES each (no statement journal): FTS5 keeps its
+  // pending terms until COMMIT and writes them as one segment, not one per class group.
+  TestStore store;
+  CHECK(FtsSegments(store) == 0);
+  const std::vector<std::string> batch = {
+      kFunctionPrefixes + R"(INSERT DATA {
+        <urn:s1> a ex:Song ; ex:title "Blue moon" ; ex:content "lyrics about the moon" .
+        <urn:a1> a ex:Artist ; ex:name "Moon Unit" . })",
+      kFunctionPrefixes + R"(INSERT DATA {
+        <urn:m1> a ex:Media ; ex:title "Moon landing film" ; ex:keyword "space" .
+        <urn:e1> a ex:Element ; ex:keyword "moon", "rock" .
+        <urn:x1> a ex:Artist, ex:Song ; ex:name "Crossover moon" ; ex:title "Both kinds" . })",
+  };
+  REQUIRE(store->UpdateBatch(batch).ok());
+  CHECK(FtsSegments(store) == 1);
+  CHECK(Search(store, "moon") == Rows{"urn:a1", "urn:e1", "urn:m1", "urn:s1", "urn:x1"});
+  CHECK(Search(store, "space") == Rows{"urn:m1"});
+  CHECK(Search(store, "crossover kinds") == Rows{"urn:x1"});
+  // Changed text of existing resources (old rows deleted, new ones inserted) in another batch.
+  const std::vector<std::string> change = {
+      kFunctionPrefixes + "DELETE { <urn:s1> ex:title ?t } INSERT { <urn:s1> ex:title \"Red sun\" } "
+                          "WHERE { <urn:s1> ex:title ?t }",
+      kFunctionPrefixes + "DELETE { <urn:a1> ex:name ?n } INSERT { <urn:a1> ex:name \"Sun Unit\" } "
+                          "WHERE { <urn:a1> ex:name ?n }",
+      kFunctionPrefixes + "INSERT DATA { <urn:s2> a ex:Song ; ex:title \"Sun song\" }",
+  };
+  REQUIRE(store->UpdateBatch(change).ok());
+  CHECK(FtsSegments(store) == 2);
+  CHECK(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
+  CHECK(Search(store, "sun") == Rows{"urn:a1", "urn:s1", "urn:s2"});
+  CHECK(Search(store, "moon") == Rows{"urn:e1", "urn:m1", "urn:s1", "urn:x1"});  // s1's lyrics
+  CHECK(Search(store, "blue").empty());
+}
+
+TEST_CASE("full-text rows: a failed update in a batch leaves the index as it was") {
+  TestStore store;
+  AddDocuments(store);
+  const auto segments = FtsSegments(store);
+  const std::vector<std::string> batch = {
+      kFunctionPrefixes + R"(INSERT DATA {
+        <urn:s9> a ex:Song ; ex:title "Vanishing tune" .
+        <urn:a9> a ex:Artist ; ex:name "Vanishing act" . })",
+      // An existing row's text changed: its old row is deleted from the index at once.
+      kFunctionPrefixes + "DELETE { <urn:d4> ex:title ?t } INSERT { <urn:d4> ex:title \"Vanishing "
+                          "cats\" } WHERE { <urn:d4> ex:title ?t }",
+      kFunctionPrefixes + "INSERT DATA { <urn:d1> ex:title \"A second title\" }",  // single-valued
+  };
+  auto done = store->UpdateBatch(batch);
+  REQUIRE_FALSE(done.ok());
+  CHECK(done.error().ToString().find("single-valued") != std::string::npos);
+  CHECK(FtsSegments(store) == segments);
+  CHECK(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
+  CHECK(Search(store, "vanishing").empty());
+  CHECK(Search(store, "cats") == Rows{"urn:d4"});
+  CHECK(Search(store, "dogs") == Rows{"urn:d4"});
+  // The index keeps working: the same batch without the failing update.
+  REQUIRE(store->UpdateBatch(std::span(batch.data(), 2)).ok());
+  CHECK(Search(store, "vanishing") == Rows{"urn:a9", "urn:d4", "urn:s9"});
+  CHECK(Search(store, "dogs").empty());
+  CHECK(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
 }
 
 TEST_CASE("quarry sparql --explain: an fts:match query reads the FTS5 index") {

@@ -144,6 +144,31 @@ TEST_CASE("LoadOntologyTexts: the same ontology from memory, in any order") {
   CHECK((*ontology)->FindClassByName("test:Video")->location.ToString() == "20-test.ontology:20:1");
 }
 
+TEST_CASE("LoadOntologyTexts: the same texts share one Ontology while it is alive, no longer") {
+  const auto files = ReadOntologyDir(BasicDir());
+  REQUIRE(files.ok());
+  auto first = LoadOntologyTexts(*files);
+  REQUIRE(first.ok());
+  const std::vector<OntologyFile> reversed{(*files)[1], (*files)[0]};
+  auto second = LoadOntologyTexts(reversed);
+  REQUIRE(second.ok());
+  CHECK(first->get() == second->get());  // one copy, whatever the order of the files
+  // Another text (one character more) is another ontology.
+  std::vector<OntologyFile> changed = *files;
+  changed[1].text += "\n";
+  auto third = LoadOntologyTexts(changed);
+  REQUIRE(third.ok());
+  CHECK(third->get() != first->get());
+  // The cache holds no reference: once every holder let go, the ontology is freed.
+  const std::weak_ptr<const Ontology> watched = *first;
+  *first = nullptr;
+  *second = nullptr;
+  CHECK(watched.expired());
+  auto again = LoadOntologyTexts(*files);
+  REQUIRE(again.ok());
+  CHECK((*again)->classes().size() == (*third)->classes().size());
+}
+
 TEST_CASE("LoadOntologyTexts: definitions may be spread over statements and files") {
   const auto ontology = LoadWithBase(
       "ex:Doc rdfs:subClassOf ex:Thing .\n"

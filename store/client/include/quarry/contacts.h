@@ -103,10 +103,21 @@ struct ContactFilter {
   std::string text;  // name prefix/suffix (any of FN, given, family), email prefix, phone number
 };
 
+// records: Save writes each contact's fields in one stored value beside its nco triples
+// (qco:record, store/client/contacts/contact_record.h) and reads answer whole contacts from it,
+// one index lookup per contact; contacts without one (written by plain SPARQL, or an older
+// version) are read from their nco data. The record is derived data of the book, like the
+// qco: keys: a program that edits a saved contact's nco data by plain SPARQL must delete its
+// qco:record in the same update (or save it through a book), else reads with records on answer
+// the record. Off: no record written nor read (every read from the nco data).
+struct ContactBookOptions {
+  bool records = true;
+};
+
 class ContactBook {
  public:
   // `connection` must outlive the book. Saving needs a writable connection.
-  explicit ContactBook(Connection& connection);
+  explicit ContactBook(Connection& connection, ContactBookOptions options = {});
   ~ContactBook();
   ContactBook(const ContactBook&) = delete;
   ContactBook& operator=(const ContactBook&) = delete;
@@ -127,9 +138,10 @@ class ContactBook {
   // Contacts by resource ID (what GraphUpdated carries), one query.
   Result<std::vector<std::pair<int64_t, Contact>>> FetchByResourceId(
       const std::vector<int64_t>& ids);
-  // The SPARQL text of Find's key search with the key written in (for `--explain` and the
+  // The SPARQL text of Find's statement with the key written in (for `--explain` and the
   // index tests): Find runs the same search prepared once, with the key range bound as `~low`
-  // and `~high`, then reads the found contacts by ID (FetchByResourceId's read).
+  // and `~high`, reading each found contact's qco:record beside it; the found contacts
+  // without a record are then read from their nco data by ID (FetchByResourceId's read).
   static std::string FindQuery(const ContactFilter& filter);
   // FindUids's statement with the key written in (`--uids --explain`).
   static std::string FindUidsQuery(const ContactFilter& filter);
@@ -138,6 +150,7 @@ class ContactBook {
 
  private:
   Connection& connection_;
+  ContactBookOptions options_;
   std::unique_ptr<Statements> statements_;
 };
 

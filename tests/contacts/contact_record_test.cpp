@@ -1,0 +1,311 @@
+// Issue 7, the EDS route: each contact saved by the book carries its fields in one stored value
+// (qco:record, store/client/contacts/contact_record.h), and the book's reads answer whole
+// contacts from it — one index lookup per contact — while contacts without one are read from
+// their nco data.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "bench/phonebook/contact_generator.h"
+#include "quarry/connection.h"
+#include "quarry/contacts.h"
+#include "store/client/contacts/contact_record.h"
+#include "store/client/contacts/contact_sparql.h"
+#include "store/client/contacts/contact_statements.h"
+#include "store/common/sparql_quote.h"
+#include "tests/contacts/book_fixture.h"
+
+namespace quarry::contacts {
+namespace {
+
+// A contact with every field the vCard importer fills, through the importer itself.
+Contact EveryField() {
+  const ParsedVCards parsed = ParseVCards(
+      "BEGIN:VCARD\r\n"
+      "VERSION:3.0\r\n"
+      "UID:every-1\r\n"
+      "FN:Ada Lovelace\r\n"
+      "N:Lovelace;Ada;Augusta;Lady;FRS\r\n"
+      "NICKNAME:Countess,Ada L\r\n"
+      "BDAY:18151210\r\n"
+      "ORG:Analytical\\, Engines;Math;Notes\r\n"
+      "TITLE:Translator\r\n"
+      "ROLE:Author: of 12# notes\r\n"
+      "EMAIL;TYPE=INTERNET,WORK;TYPE=pref:ada@example.org\r\n"
+      "EMAIL:ada@home.example\r\n"
+      "TEL;CELL:+44 20 1234567\r\n"
+      "TEL;TYPE=work,fax:020 7654321\r\n"
+      "ADR;TYPE=home:PO 1;Flat 2;1 St James\\; Sq.;London;Greater London;SW1;UK\r\n"
+      "ADR;TYPE=work:;;;Marylebone;;;\r\n"
+      "NOTE:café\\nand more\r\n"
+      "NOTE:3:4#5\r\n"
+      "X-JABBER:ada@jabber.example\r\n"
+      "IMPP:sip:ada@voip.example\r\n"
+      "URL:https://example.org/ada\r\n"
+      "CATEGORIES:friends,math\r\n"
+      "PHOTO;ENCODING=b;TYPE=PNG:aGVsbG8=\r\n"
+      "END:VCARD\r\n");
+  REQUIRE(parsed.problems.empty());
+  REQUIRE(parsed.contacts.size() == 1);
+  return parsed.contacts[0];
+}
+
+std::string ContactIdQuery(std::string_view uid) {
+  return fmt::format("{}SELECT tracker:id(?c) WHERE {{ ?c nco:contactUID {} }}", kSparqlPrefixes,
+                     SparqlString(uid));
+}
+
+int64_t IdOf(Connection& connection, std::string_view uid) {
+  auto cursor = connection.Query(ContactIdQuery(uid));
+  REQUIRE(cursor.ok());
+  auto row = cursor->Next();
+  REQUIRE((row.ok() && *row));
+  return cursor->GetInteger(0);
+}
+
+// The stored qco:record of `uid` ("" when it has none).
+std::string StoredRecord(Connection& connection, std::string_view uid) {
+  auto cursor = connection.Query(fmt::format(
+      "{}SELECT ?r WHERE {{ ?c nco:contactUID {} ; qco:record ?r }}", kSparqlPrefixes,
+      SparqlString(uid)));
+  REQUIRE(cursor.ok());
+  auto row = cursor->Next();
+  REQUIRE(row.ok());
+  return *row ? std::string(cursor->GetString(0)) : std::string();
+}
+
+void Update(Connection& connection, const std::string& sparql) {
+  auto done = connection.Update(sparql);
+  REQUIRE_MESSAGE(done.ok(), (done ? "" : done.error().ToString()));
+}
+
+TEST_CASE("Record codec: every field round-trips, and a damaged record is refused") {
+  Contact c = EveryField();
+  c.nicknames.push_back("");  // empty items and separators inside values survive
+  c.emails.push_back({"", {}});
+  c.urls.push_back("12:34#56");
+  const std::string record = EncodeRecord(c);
+  CHECK(record.starts_with(kRecordMagic));
+  const auto decoded = DecodeRecord(record);
+  REQUIRE(decoded.has_value());
+  CHECK(*decoded == c);  // exact: order kept too
+  CHECK(DecodeRecord(EncodeRecord(Contact{})) == Contact{});
+
+  CHECK_FALSE(DecodeRecord("").has_value());
+  CHECK_FALSE(DecodeRecord("Q0" + record.substr(2)).has_value());        // other version
+  CHECK_FALSE(DecodeRecord(record.substr(0, record.size() - 1)).has_value());  // truncated
+  CHECK_FALSE(DecodeRecord(record + "1:x").has_value());                  // trailing bytes
+  CHECK_FALSE(DecodeRecord("Q19999999999:a").has_value());                // length past the end
+  CHECK_FALSE(DecodeRecord("Q1:").has_value());                           // no digits
+}
+
+TEST_CASE("A saved contact is stored with its record and read back from it, every field") {
+  BookFixture f;
+  const Contact every = EveryField();
+  f.SaveGenerated(20);
+  REQUIRE(f.book->Save({every}).ok());
+  CHECK(StoredRecord(*f.connection, every.uid) == EncodeRecord(every));
+
+  auto by_uid = f.book->FetchByUid({every.uid});
+  REQUIRE(by_uid.ok());
+  REQUIRE(by_uid->size() == 1);
+  CHECK((*by_uid)[0] == every);  // exact, media in the order saved
+
+  auto found = f.book->Find({ContactFilter::Kind::kEmail, "ada@home.example"});
+  REQUIRE(found.ok());
+  REQUIRE(found->size() == 1);
+  CHECK((*found)[0] == every);
+  auto by_phone = f.book->Find({ContactFilter::Kind::kPhoneSuffix, "+44 20 7654321"});
+  REQUIRE(by_phone.ok());
+  REQUIRE(by_phone->size() == 1);
+  CHECK((*by_phone)[0] == every);
+
+  auto all = f.book->FetchAll();
+  REQUIRE(all.ok());
+  CHECK(all->size() == 21);
+  CHECK(std::count(all->begin(), all->end(), every) == 1);
+
+  const int64_t id = IdOf(*f.connection, every.uid);
+  auto by_id = f.book->FetchByResourceId({id});
+  REQUIRE(by_id.ok());
+  REQUIRE(by_id->size() == 1);
+  CHECK((*by_id)[0].second == every);
+
+  // The reads answer the record: a record changed behind the book's back is what they return
+  // (this is what proves the nco data was not read).
+  Contact other = every;
+  other.full_name = "From the record";
+  Update(*f.connection,
+         fmt::format("{0}DELETE {{ ?c qco:record ?r }} INSERT {{ ?c qco:record {1} }} WHERE {{ "
+                     "?c nco:contactUID {2} ; qco:record ?r }}",
+                     kSparqlPrefixes, SparqlString(EncodeRecord(other)), SparqlString(every.uid)));
+  auto again = f.book->FetchByUid({every.uid, "contact-000003"});
+  REQUIRE(again.ok());
+  REQUIRE(again->size() == 2);
+  CHECK((*again)[0].full_name == "From the record");
+  CHECK(Canonical((*again)[1]) == Canonical(bench::GenerateContact(3)));
+}
+
+TEST_CASE("Record reads: one statement per UID list, ID list, filter and fetch all") {
+  BookFixture f;
+  f.SaveGenerated(300);
+  ContactBook::Statements statements(*f.connection);
+  std::vector<std::string> uids;
+  for (uint32_t k = 0; k < 300; ++k) uids.push_back(bench::GenerateContact(k * 7919 % 300).uid);
+  for (const size_t n : {size_t{1}, size_t{10}, size_t{100}, size_t{256}}) {
+    CAPTURE(n);
+    const size_t before = statements.executions();
+    auto read = statements.FetchUids({uids.begin(), uids.begin() + static_cast<ptrdiff_t>(n)});
+    REQUIRE(read.ok());
+    CHECK(statements.executions() - before == 1);  // no fallback: every contact had a record
+    REQUIRE(read->size() == n);
+    for (size_t k = 0; k < n; ++k) CHECK((*read)[k].second.uid == uids[k]);
+  }
+  size_t before = statements.executions();
+  auto found = statements.Find({ContactFilter::Kind::kNamePrefix, "a"});
+  REQUIRE(found.ok());
+  CHECK_FALSE(found->empty());
+  CHECK(statements.executions() - before == 1);
+  before = statements.executions();
+  auto all = statements.FetchAll();
+  REQUIRE(all.ok());
+  CHECK(all->size() == 300);
+  CHECK(statements.executions() - before == 1);
+}
+
+TEST_CASE("Contacts without a record are read from their nco data, mixed with recorded ones") {
+  BookFixture f;
+  f.SaveGenerated(40);
+  // Contacts 40..59 written by plain SPARQL (the nco triples and keys, no record), and by a book
+  // with records off.
+  std::string update = fmt::format("{}INSERT DATA {{\n", kSparqlPrefixes);
+  std::set<std::string> stated;
+  for (uint32_t i = 40; i < 50; ++i) {
+    AppendContactTriples(bench::GenerateContact(i), stated, update, /*record=*/false);
+  }
+  update += "}";
+  Update(*f.connection, update);
+  ContactBook plain(*f.connection, {.records = false});
+  std::vector<Contact> more;
+  for (uint32_t i = 50; i < 60; ++i) more.push_back(bench::GenerateContact(i));
+  REQUIRE(plain.Save(more).ok());
+  CHECK(StoredRecord(*f.connection, "contact-000045").empty());
+  CHECK(StoredRecord(*f.connection, "contact-000055").empty());
+  CHECK_FALSE(StoredRecord(*f.connection, "contact-000005").empty());
+
+  // By UID, in the order asked, recorded and record-less interleaved.
+  std::vector<std::string> asked;
+  std::vector<uint32_t> numbers;
+  for (uint32_t k = 0; k < 60; ++k) {
+    const uint32_t i = k * 37 % 60;
+    numbers.push_back(i);
+    asked.push_back(bench::GenerateContact(i).uid);
+  }
+  for (const size_t n : {size_t{1}, size_t{2}, size_t{60}}) {
+    CAPTURE(n);
+    auto fetched = f.book->FetchByUid({asked.begin(), asked.begin() + static_cast<ptrdiff_t>(n)});
+    REQUIRE(fetched.ok());
+    REQUIRE(fetched->size() == n);
+    for (size_t k = 0; k < n; ++k) {
+      CAPTURE(asked[k]);
+      CHECK(Canonical((*fetched)[k]) == Canonical(bench::GenerateContact(numbers[k])));
+    }
+  }
+  auto record_less = f.book->FetchByUid({"contact-000047"});
+  REQUIRE(record_less.ok());
+  REQUIRE(record_less->size() == 1);
+  CHECK(Canonical((*record_less)[0]) == Canonical(bench::GenerateContact(47)));
+
+  auto all = f.book->FetchAll();
+  REQUIRE(all.ok());
+  REQUIRE(all->size() == 60);
+  for (const auto& contact : *all) {
+    const auto i = static_cast<uint32_t>(std::stoul(contact.uid.substr(8)));
+    CHECK(Canonical(contact) == Canonical(bench::GenerateContact(i)));
+  }
+  // A filter finds both kinds, the same as the book without records.
+  for (const auto& text : {"a", "e", "l"}) {
+    const ContactFilter filter{ContactFilter::Kind::kNamePrefix, text};
+    CHECK(FoundUids(*f.book, filter) == FoundUids(plain, filter));
+  }
+  // By resource ID: a medium's ID is no contact and is dropped, as without records.
+  auto media = f.connection->Query(fmt::format(
+      "{}SELECT tracker:id(?m) WHERE {{ ?c nco:contactUID \"contact-000052\" ; "
+      "nco:hasEmailAddress ?m }}",
+      kSparqlPrefixes));
+  REQUIRE(media.ok());
+  auto row = media->Next();
+  REQUIRE((row.ok() && *row));
+  const int64_t medium = media->GetInteger(0);
+  const std::vector<int64_t> ids = {IdOf(*f.connection, "contact-000052"), medium,
+                                    IdOf(*f.connection, "contact-000002")};
+  auto by_id = f.book->FetchByResourceId(ids);
+  REQUIRE(by_id.ok());
+  REQUIRE(by_id->size() == 2);
+  CHECK((*by_id)[0].second.uid == "contact-000052");
+  CHECK((*by_id)[1].second.uid == "contact-000002");
+  CHECK(Canonical((*by_id)[0].second) == Canonical(bench::GenerateContact(52)));
+}
+
+TEST_CASE("Saving again replaces the record, and an edit that drops it is read from nco") {
+  BookFixture f;
+  f.SaveGenerated(5);
+  Contact c = bench::GenerateContact(2);
+  c.emails[0].address = "changed@example.org";
+  c.notes = {"a new note"};
+  REQUIRE(f.book->Save({c}).ok());
+  CHECK(StoredRecord(*f.connection, c.uid) == EncodeRecord(c));
+  auto fetched = f.book->FetchByUid({c.uid});
+  REQUIRE(fetched.ok());
+  REQUIRE(fetched->size() == 1);
+  CHECK((*fetched)[0] == c);
+
+  // A plain SPARQL edit of an email that deletes the record beside it (the record is derived
+  // data, like the keys: quarry/contacts.h): the next read answers the nco data.
+  Update(*f.connection,
+         fmt::format("{0}DELETE {{ ?m nco:emailAddress ?old . ?c qco:record ?r }} "
+                     "INSERT {{ ?m nco:emailAddress \"edited@example.org\" }} "
+                     "WHERE {{ ?c nco:contactUID {1} ; nco:hasEmailAddress ?m ; qco:record ?r . "
+                     "?m nco:emailAddress \"changed@example.org\" , ?old }}",
+                     kSparqlPrefixes, SparqlString(c.uid)));
+  auto edited = f.book->FetchByUid({c.uid});
+  REQUIRE(edited.ok());
+  REQUIRE(edited->size() == 1);
+  CHECK((*edited)[0].emails[0].address == "edited@example.org");
+  Contact expected = c;
+  expected.emails[0].address = "edited@example.org";
+  CHECK(Canonical((*edited)[0]) == Canonical(expected));
+}
+
+TEST_CASE("--explain of the record reads: the UID index, the row by ID, the key index") {
+  BookFixture f;
+  f.SaveGenerated(3);
+  for (const size_t slots : {size_t{1}, kShortUidList, kMaxUidsPerQuery}) {
+    CAPTURE(slots);
+    auto plan = f.connection->Explain(ContactBook::Statements::RecordUidsText(slots));
+    REQUIRE_MESSAGE(plan.ok(), (plan ? "" : plan.error().ToString()));
+    const std::string text = plan->substr(plan->find("Plan:"));
+    CAPTURE(text);
+    CHECK(text.find("INDEX nco:Contact_nco:contactUID (nco:contactUID=?)") != std::string::npos);
+    CHECK(text.find("SCAN t") == std::string::npos);
+
+    auto by_id = f.connection->Explain(ContactBook::Statements::RecordIdsText(slots));
+    REQUIRE_MESSAGE(by_id.ok(), (by_id ? "" : by_id.error().ToString()));
+    const std::string id_text = by_id->substr(by_id->find("Plan:"));
+    CAPTURE(id_text);
+    CHECK(id_text.find("SCAN t") == std::string::npos);
+    CHECK(id_text.find("SEARCH") != std::string::npos);
+  }
+  auto find = f.connection->Explain(
+      ContactBook::Statements::FindRecordsText(ContactFilter::Kind::kNamePrefix));
+  REQUIRE(find.ok());
+  CHECK(find->find("USING INDEX nco:PersonContact_qco:nameKey_qco:nameKey "
+                   "(qco:nameKey>? AND qco:nameKey<?)") != std::string::npos);
+  CHECK(find->substr(find->find("Plan:")).find("SCAN t") == std::string::npos);
+}
+
+}  // namespace
+}  // namespace quarry::contacts
