@@ -1,7 +1,7 @@
 // The D-Bus backend: queries through the Steroids FD stream (or plain SparqlQuery), updates,
 // status and backup through quarry-store's interfaces (DESIGN.md "D-Bus"). Queries take the
 // store's peer socket when it has one (bus_link.h RunPeer, issue 7); updates stay on the bus
-// (docs/peer-socket.md: the indexing daemons' batches through the socket cost the store CPU).
+// (docs/peer-socket.md: they measured no faster through it).
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <time.h>
