@@ -56,6 +56,9 @@ struct ServiceSettings {
   // store transaction) for many files instead of one for every file or two. With nothing else
   // in flight a result is written at once.
   std::chrono::milliseconds write_linger{250};
+  // The writer gives freed heap back while busy, after a batch is written (busy_heap_trimmer.h);
+  // off under QUARRY_MALLOC=glibc.
+  bool trim_heap = false;
 };
 
 // URLs per store lookup (one nie:url query per batch).

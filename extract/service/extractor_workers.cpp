@@ -1,6 +1,7 @@
 // ExtractorService's worker slots (one thread and one worker process each) and its writer.
 #include <map>
 
+#include "extract/service/busy_heap_trimmer.h"
 #include "extract/service/extract_state.h"
 #include "extract/service/extractor_service.h"
 #include "extract/service/log.h"
@@ -171,6 +172,7 @@ void ExtractorService::Finish(const Job& job, Outcome outcome) {
 // ---- writer: one update per file, many files per BatchSparqlUpdate (one transaction) ----
 
 void ExtractorService::WriterLoop() {
+  BusyHeapTrimmer trimmer(settings_.trim_heap);
   for (;;) {
     std::vector<Written> batch;
     {
@@ -192,6 +194,8 @@ void ExtractorService::WriterLoop() {
       writing_ = true;
     }
     std::vector<Written> kept = WriteBatch(batch);
+    batch.clear();
+    trimmer.AfterWork();
     std::unique_lock lock(mutex_);
     writing_ = false;
     if (kept.empty()) continue;

@@ -46,7 +46,7 @@ std::vector<std::string> WorkerArgv(const Options& options) {
           "--max-text-bytes", std::to_string(options.max_text_bytes)};
 }
 
-int RunWorkerMode(const Options& options) {
+int RunWorkerMode(const Options& options, const quarry::MallocSettings& malloc_settings) {
   if (auto lowered = LowerPriority(); !lowered) {
     fmt::print(stderr, "quarry-extract worker: {}\n", lowered.error().ToString());
   }
@@ -54,10 +54,11 @@ int RunWorkerMode(const Options& options) {
   settings.memory_limit_bytes = options.memory_mib << 20;
   settings.limits.max_text_bytes = options.max_text_bytes;
   settings.limits.max_threads = 1;  // the service runs one worker per core already
+  settings.trim_heap = malloc_settings.apply && malloc_settings.trim_interval_ms > 0;
   return RunWorker(settings);
 }
 
-int RunService(const Options& options) {
+int RunService(const Options& options, const quarry::MallocSettings& malloc_settings) {
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGTERM);
@@ -72,6 +73,7 @@ int RunService(const Options& options) {
   settings.max_unwritten = options.max_unwritten;
   settings.max_unwritten_bytes = options.max_unwritten_kib << 10;
   settings.write_linger = std::chrono::milliseconds(options.write_linger_ms);
+  settings.trim_heap = malloc_settings.apply && malloc_settings.trim_interval_ms > 0;
   settings.cpu_percent = options.cpu_percent;
   if (settings.cpu_percent == 0) {
     ExtractConfig config;
@@ -109,7 +111,7 @@ int RunService(const Options& options) {
 
 int main(int argc, char** argv) {
   // Before any thread; a worker (the same binary) gets the same settings (process_memory.h).
-  quarry::ConfigureMalloc("quarry-extract");
+  const quarry::MallocSettings malloc_settings = quarry::ConfigureMalloc("quarry-extract");
   Options options;
   options.config_file = quarry::miner::DefaultConfigFile().string();
   CLI::App app{"quarry-extract: extracts metadata and text of files into the Quarry store"};
@@ -143,5 +145,5 @@ int main(int argc, char** argv) {
   app.add_flag("--worker", options.worker, "run as a worker process (started by the service)")
       ->group("");
   CLI11_PARSE(app, argc, argv);
-  return options.worker ? RunWorkerMode(options) : RunService(options);
+  return options.worker ? RunWorkerMode(options, malloc_settings) : RunService(options, malloc_settings);
 }

@@ -11,6 +11,7 @@
 #include "extract/core/mime.h"
 #include "extract/core/pipeline.h"
 #include "extract/core/plugin.h"
+#include "extract/service/busy_heap_trimmer.h"
 #include "extract/service/sandbox.h"
 #include "extract/service/worker_protocol.h"
 
@@ -73,6 +74,7 @@ int RunWorker(const WorkerSettings& settings) {
   }
   if (!WriteFrame(STDOUT_FILENO, std::string(1, kTagReady))) return 3;
   FrameReader reader(STDIN_FILENO);
+  BusyHeapTrimmer trimmer(settings.trim_heap);
   std::string path;
   std::string url;
   std::string file_iri;
@@ -82,6 +84,7 @@ int RunWorker(const WorkerSettings& settings) {
     }
     const Answer answer = ExtractOne(registry, path, url, file_iri, settings.limits);
     if (answer.tag == 0 || !WriteTaggedFrame(STDOUT_FILENO, answer.tag, answer.text)) return 3;
+    trimmer.AfterWork();
   }
 }
 

@@ -13,6 +13,8 @@ namespace quarry::extract::service {
 struct WorkerSettings {
   uint64_t memory_limit_bytes = 1ull << 30;
   Limits limits;
+  // Give freed heap back while busy (busy_heap_trimmer.h); off under QUARRY_MALLOC=glibc.
+  bool trim_heap = false;
 };
 
 // Returns the process exit status: 0 when stdin closed, 2 when the sandbox cannot be entered

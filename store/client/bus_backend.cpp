@@ -1,7 +1,7 @@
 // The D-Bus backend: queries through the Steroids FD stream (or plain SparqlQuery), updates,
 // status and backup through quarry-store's interfaces (DESIGN.md "D-Bus"). Queries take the
-// store's peer socket when it has one (bus_link.h RunPeer, issue 7); updates stay on the bus
-// (docs/peer-socket.md: they measured no faster through it).
+// store's peer socket when it has one (bus_link.h RunPeer, issue 7), and so do updates
+// (docs/peer-socket.md); status, backup and signals stay on the bus.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <time.h>
@@ -363,9 +363,9 @@ Result<Cursor> BusConnection::PlainQuery(std::string_view sparql, bool* too_larg
 }
 
 // One request without a source: SparqlUpdate(s). Otherwise BatchSparqlUpdate(as, a{sv}), one
-// transaction, with the "source" option when set.
+// transaction, with the "source" option when set. Through the peer socket when there is one.
 Result<void> BusConnection::UpdateBatch(std::span<const std::string> requests) {
-  return Link().Run([&](sdbus::IProxy& proxy) -> Result<void> {
+  return Link().RunPeer([&](sdbus::IProxy& proxy) -> Result<void> {
     if (requests.size() == 1 && source_.empty()) {
       proxy.callMethod("SparqlUpdate")
           .onInterface(kResourcesInterface)

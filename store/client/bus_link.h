@@ -2,9 +2,8 @@
 // sdbus-c++ exceptions into quarry::Error (org.quarry.Store1.Error.<Kind> back into its Errc),
 // and drops a connection that failed below the store's own errors so that the next call
 // connects again (a restarted store, or a bus that went away, is found again).
-// Queries may go through the store's peer socket instead (RunPeer, issue 7; updates stay on the
-// bus: docs/peer-socket.md has why): the
-// address comes from Steroids.GetPeerAddress on the bus, once per connection; a store without
+// Queries and updates may go through the store's peer socket instead (RunPeer, issue 7;
+// docs/peer-socket.md): the address comes from Steroids.GetPeerAddress on the bus, once per connection; a store without
 // one (an older store, --no-peer-socket, no $XDG_RUNTIME_DIR) or a socket that cannot be
 // reached leaves them on the bus. Signals are never taken from the peer connection.
 // Thread-safety: one thread at a time (the Connection's).

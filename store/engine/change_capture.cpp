@@ -250,7 +250,7 @@ Result<std::unordered_map<int64_t, std::vector<int64_t>>> ChangeCapture::NotifyC
 // the slow path) go through the netting map; the others are single inserts. A batch that only
 // adds (a contacts batch save: ~80 rows per contact, one transaction) never builds the map,
 // whose million nodes were ~10% of quarry-store's time on such a save (issue 7).
-std::vector<ChangeCapture::NetChange> ChangeCapture::Net(const std::vector<RowChange>& rows) {
+std::vector<ChangeCapture::NetChange> ChangeCapture::Net(const std::deque<RowChange>& rows) {
   std::vector<NetChange> nets;
   nets.reserve(rows.size());
   std::unordered_set<size_t> deleted_hashes;
@@ -275,10 +275,13 @@ std::vector<ChangeCapture::NetChange> ChangeCapture::Net(const std::vector<RowCh
 }
 
 Result<CommittedChanges> ChangeCapture::Collect() {
-  const std::vector<RowChange> rows = std::move(rows_);
+  std::deque<RowChange> rows = std::move(rows_);
   rows_.clear();
   CommittedChanges changes;
   const std::vector<NetChange> nets = Net(rows);
+  // The literals only told triples apart for the netting: their bytes (a contact's record, its
+  // names …) go back to the heap before the class change sets grow.
+  for (RowChange& row : rows) std::string().swap(row.literal);
   std::vector<int64_t> subjects;
   std::unordered_set<int64_t> seen;
   for (const NetChange& net : nets) {
@@ -293,12 +296,33 @@ Result<CommittedChanges> ChangeCapture::Collect() {
       classes_of[net.row->quad.subject].push_back(net.row->quad.object);
     }
   }
-  std::map<size_t, ClassChangeSet> by_class;  // by position in the ontology
-  for (const NetChange& net : nets) {
-    const ChangedQuad& quad = net.row->quad;
-    std::vector<int64_t>& class_ids = classes_of[quad.subject];
+  for (auto& [subject, class_ids] : classes_of) {
     std::sort(class_ids.begin(), class_ids.end());
     class_ids.erase(std::unique(class_ids.begin(), class_ids.end()), class_ids.end());
+  }
+  // Each set's size first: a batch save's million quads grown by doubling held the old and
+  // the new array at once and up to twice the quads.
+  std::map<size_t, ClassChangeSet> by_class;  // by position in the ontology
+  std::map<size_t, std::pair<size_t, size_t>> sizes;  // (deletes, inserts) by position
+  for (const NetChange& net : nets) {
+    const auto found = classes_of.find(net.row->quad.subject);
+    if (found == classes_of.end()) continue;
+    for (const int64_t class_id : found->second) {
+      auto& [deletes, inserts] =
+          sizes[static_cast<size_t>(notify_classes_.at(class_id) - ontology_.classes().data())];
+      deletes += net.before ? 1 : 0;
+      inserts += net.after ? 1 : 0;
+    }
+  }
+  for (const auto& [position, size] : sizes) {
+    by_class[position].deletes.reserve(size.first);
+    by_class[position].inserts.reserve(size.second);
+  }
+  const std::vector<int64_t> no_classes;
+  for (const NetChange& net : nets) {
+    const ChangedQuad& quad = net.row->quad;
+    const auto found = classes_of.find(quad.subject);
+    const std::vector<int64_t>& class_ids = found == classes_of.end() ? no_classes : found->second;
     for (const int64_t class_id : class_ids) {
       const ontology::Class* cls = notify_classes_.at(class_id);
       ClassChangeSet& set =

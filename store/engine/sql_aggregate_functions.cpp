@@ -7,8 +7,13 @@
 // store/schema/quad_table.h themselves.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "store/engine/sql_functions.h"
 #include "store/schema/quad_table.h"
@@ -103,6 +108,211 @@ void TermLookup(sqlite3_context* context, int, sqlite3_value** args) {
   sqlite3_finalize(statement);
 }
 
+// quarry_term_sum(output) / quarry_term_avg(output): SUM and AVG of open-mode terms, given in
+// their output form ('L' + datatype + 0x1F + lexical), with XPath's numeric type promotion
+// (§17.4, §18.5.1.3): integers sum to an xsd:integer, integers and decimals to an exact
+// xsd:decimal, anything with a float or double to an xsd:double. AVG of integers and decimals is
+// an xsd:decimal; of nothing, "0"^^xsd:integer, as is SUM. A value that is not a number is an
+// error: the result is unbound. The result is an output form too.
+constexpr std::string_view kXsd = "http://www.w3.org/2001/XMLSchema#";
+enum class NumberType { kInteger, kDecimal, kDouble };
+
+// An exact decimal: unscaled / 10^scale. Values past ~1e30 fall back to double.
+struct Decimal {
+  __int128 unscaled = 0;
+  int scale = 0;
+};
+
+constexpr int kMaxScale = 20;
+constexpr __int128 kDecimalLimit = static_cast<__int128>(1000000000000000000LL) * 1000000000000LL;  // 1e30
+
+__int128 Pow10(int n) {
+  __int128 value = 1;
+  for (int i = 0; i < n; ++i) value *= 10;
+  return value;
+}
+
+std::optional<Decimal> ParseDecimal(std::string_view text) {
+  Decimal result;
+  bool negative = false, digits = false, point = false;
+  size_t i = 0;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '.' && !point) {
+      point = true;
+    } else if (c >= '0' && c <= '9') {
+      digits = true;
+      if (point && result.scale >= kMaxScale) continue;  // digits past the precision kept
+      if (result.unscaled > kDecimalLimit) return std::nullopt;
+      result.unscaled = result.unscaled * 10 + (c - '0');
+      if (point) ++result.scale;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!digits) return std::nullopt;
+  if (negative) result.unscaled = -result.unscaled;
+  return result;
+}
+
+std::optional<Decimal> Align(Decimal value, int scale) {
+  while (value.scale < scale) {
+    if (value.unscaled > kDecimalLimit || value.unscaled < -kDecimalLimit) return std::nullopt;
+    value.unscaled *= 10;
+    ++value.scale;
+  }
+  return value;
+}
+
+// The canonical-style lexical form: no exponent, trailing zeros of the fraction dropped.
+std::string DecimalText(Decimal value) {
+  while (value.scale > 0 && value.unscaled % 10 == 0) {
+    value.unscaled /= 10;
+    --value.scale;
+  }
+  const bool negative = value.unscaled < 0;
+  unsigned __int128 magnitude = negative ? static_cast<unsigned __int128>(-value.unscaled)
+                                         : static_cast<unsigned __int128>(value.unscaled);
+  std::string reversed;  // least significant digit first
+  for (int place = 0; magnitude > 0 || place <= value.scale; ++place) {
+    if (place == value.scale && place > 0) reversed.push_back('.');
+    reversed.push_back(static_cast<char>('0' + static_cast<int>(magnitude % 10)));
+    magnitude /= 10;
+  }
+  if (negative) reversed.push_back('-');
+  return std::string(reversed.rbegin(), reversed.rend());
+}
+
+// xsd:double's canonical form: one digit before the point, at least one after, and an exponent.
+std::string DoubleText(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value < 0 ? "-INF" : "INF";
+  if (value == 0) return std::signbit(value) ? "-0.0E0" : "0.0E0";
+  std::string text;
+  for (int precision = 1; precision <= 17; ++precision) {
+    text = fmt::format("{:.{}e}", value, precision - 1);
+    if (std::strtod(text.c_str(), nullptr) == value) break;
+  }
+  const size_t e = text.find('e');
+  std::string mantissa = text.substr(0, e);
+  const int exponent = std::atoi(text.c_str() + e + 1);
+  if (mantissa.find('.') == std::string::npos) mantissa += ".0";
+  return fmt::format("{}E{}", mantissa, exponent);
+}
+
+bool IsIntegerType(std::string_view local) {
+  for (std::string_view name : {"integer", "int", "long", "short", "byte", "nonNegativeInteger",
+                                "nonPositiveInteger", "negativeInteger", "positiveInteger",
+                                "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte"}) {
+    if (local == name) return true;
+  }
+  return false;
+}
+
+struct NumericSum {
+  NumberType type = NumberType::kInteger;
+  Decimal exact;
+  double approximate = 0;
+  long long count = 0;
+  bool error = false;
+};
+
+void AddNumber(NumericSum& sum, sqlite3_value* value) {
+  if (sqlite3_value_type(value) != SQLITE_TEXT) {
+    sum.error = true;  // an IRI, blank node or language-tagged string: not a number
+    return;
+  }
+  const std::string_view text(reinterpret_cast<const char*>(sqlite3_value_text(value)),
+                              static_cast<size_t>(sqlite3_value_bytes(value)));
+  const size_t separator = text.find('\x1f');
+  if (text.empty() || text[0] != 'L' || separator == std::string_view::npos ||
+      text.substr(1, kXsd.size()) != kXsd) {
+    sum.error = true;
+    return;
+  }
+  const std::string_view local = text.substr(1 + kXsd.size(), separator - 1 - kXsd.size());
+  const std::string lexical(text.substr(separator + 1));
+  ++sum.count;
+  if (local == "double" || local == "float") {
+    char* end = nullptr;
+    const double number = std::strtod(lexical.c_str(), &end);
+    if (lexical.empty() || *end != '\0') {
+      sum.error = true;
+      return;
+    }
+    sum.type = NumberType::kDouble;
+    sum.approximate += number;
+    return;
+  }
+  const bool integer = IsIntegerType(local);
+  if (!integer && local != "decimal") {
+    sum.error = true;
+    return;
+  }
+  const std::optional<Decimal> number = ParseDecimal(lexical);
+  if (!number || (integer && number->scale > 0)) {
+    sum.error = true;
+    return;
+  }
+  if (!integer && sum.type == NumberType::kInteger) sum.type = NumberType::kDecimal;
+  sum.approximate += static_cast<double>(number->unscaled) / static_cast<double>(Pow10(number->scale));
+  const int scale = std::max(number->scale, sum.exact.scale);
+  const std::optional<Decimal> a = Align(sum.exact, scale), b = Align(*number, scale);
+  if (!a || !b || a->unscaled > kDecimalLimit || a->unscaled < -kDecimalLimit) {
+    sum.type = NumberType::kDouble;  // past the exact range
+    return;
+  }
+  sum.exact = Decimal{a->unscaled + b->unscaled, scale};
+}
+
+void NumericStep(sqlite3_context* context, int, sqlite3_value** args) {
+  if (sqlite3_value_type(args[0]) == SQLITE_NULL) return;  // unbound: takes no part
+  // SQLite's aggregate context is 8-byte aligned, __int128 wants 16: copy in and out (the
+  // zeroed context is a default NumericSum).
+  void* state = sqlite3_aggregate_context(context, sizeof(NumericSum));
+  if (!state) return sqlite3_result_error_nomem(context);
+  NumericSum sum;
+  std::memcpy(static_cast<void*>(&sum), state, sizeof(NumericSum));
+  if (!sum.error) AddNumber(sum, args[0]);
+  std::memcpy(state, static_cast<const void*>(&sum), sizeof(NumericSum));
+}
+
+void ResultTerm(sqlite3_context* context, std::string_view local, const std::string& lexical) {
+  const std::string text = fmt::format("L{}{}\x1f{}", kXsd, local, lexical);
+  sqlite3_result_text(context, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+}
+
+void NumericFinal(sqlite3_context* context) {
+  const bool average = sqlite3_user_data(context) != nullptr;
+  void* state = sqlite3_aggregate_context(context, 0);
+  NumericSum copy;
+  if (state) std::memcpy(static_cast<void*>(&copy), state, sizeof(NumericSum));
+  const NumericSum* sum = state ? &copy : nullptr;
+  if (!sum || sum->count == 0) {
+    if (sum && sum->error) return sqlite3_result_null(context);
+    return ResultTerm(context, "integer", "0");
+  }
+  if (sum->error) return sqlite3_result_null(context);
+  if (sum->type == NumberType::kDouble) {
+    const double value = average ? sum->approximate / static_cast<double>(sum->count) : sum->approximate;
+    return ResultTerm(context, "double", DoubleText(value));
+  }
+  if (!average) {
+    return ResultTerm(context, sum->type == NumberType::kInteger ? "integer" : "decimal",
+                      DecimalText(sum->exact));
+  }
+  // exact / count to kMaxScale places, rounded half away from zero.
+  const std::optional<Decimal> scaled = Align(sum->exact, kMaxScale + 1);
+  if (!scaled) {  // past the exact range: six fraction digits of the double average
+    return ResultTerm(context, "decimal",
+                      fmt::format("{:.6f}", sum->approximate / static_cast<double>(sum->count)));
+  }
+  __int128 quotient = scaled->unscaled / sum->count;
+  quotient = (quotient + (quotient < 0 ? -5 : 5)) / 10;
+  return ResultTerm(context, "decimal", DecimalText(Decimal{quotient, kMaxScale}));
+}
+
 }  // namespace
 
 Result<void> RegisterAggregateFunctions(sqlite3* db) {
@@ -119,6 +329,14 @@ Result<void> RegisterAggregateFunctions(sqlite3* db) {
                                    std::pair{"quarry_term_max", &Step<true>}}) {
     if (sqlite3_create_function_v2(db, name, 2, flags, nullptr, nullptr, step, Final, nullptr) !=
         SQLITE_OK) {
+      return Error(Errc::kInternal, std::string("cannot register SQL aggregate ") + name);
+    }
+  }
+  static int average_tag = 1;
+  for (const auto& [name, tag] : {std::pair{"quarry_term_sum", static_cast<void*>(nullptr)},
+                                  std::pair{"quarry_term_avg", static_cast<void*>(&average_tag)}}) {
+    if (sqlite3_create_function_v2(db, name, 1, flags, tag, nullptr, NumericStep, NumericFinal,
+                                   nullptr) != SQLITE_OK) {
       return Error(Errc::kInternal, std::string("cannot register SQL aggregate ") + name);
     }
   }

@@ -97,15 +97,22 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
 }
 
 Result<void> Store::LoadOrCreateSchema(const StoreOptions& options) {
-  const std::filesystem::path ontology_dir =
-      options.ontology_dir.empty() ? DefaultOntologyDir() : options.ontology_dir;
-  QUARRY_ASSIGN_OR_RETURN(std::vector<ontology::OntologyFile> files,
-                          ontology::ReadOntologyDir(ontology_dir));
-  QUARRY_ASSIGN_OR_RETURN(const bool open_mode, OpenModeOf(db_, options.open_mode));
-  if (open_mode) std::erase_if(files, [](const auto& file) { return !IsBaseOntologyFile(file.name); });
-  QUARRY_ASSIGN_OR_RETURN(SchemaState state, EnsureSchema(db_, files, writable()));
-  ontology_ = std::move(state.ontology);
-  migration_summary_ = std::move(state.changes);
+  bool open_mode = false;
+  if (options.ontology != nullptr && !writable()) {
+    // Handed over by this process's writer, which created or migrated the schema to it.
+    QUARRY_ASSIGN_OR_RETURN(open_mode, OpenModeOf(db_, options.open_mode));
+    ontology_ = options.ontology;
+  } else {
+    const std::filesystem::path ontology_dir =
+        options.ontology_dir.empty() ? DefaultOntologyDir() : options.ontology_dir;
+    QUARRY_ASSIGN_OR_RETURN(std::vector<ontology::OntologyFile> files,
+                            ontology::ReadOntologyDir(ontology_dir));
+    QUARRY_ASSIGN_OR_RETURN(open_mode, OpenModeOf(db_, options.open_mode));
+    if (open_mode) std::erase_if(files, [](const auto& file) { return !IsBaseOntologyFile(file.name); });
+    QUARRY_ASSIGN_OR_RETURN(SchemaState state, EnsureSchema(db_, files, writable()));
+    ontology_ = std::move(state.ontology);
+    migration_summary_ = std::move(state.changes);
+  }
   writer_ = std::make_unique<TripleWriter>(db_, *ontology_);
   executor_ = std::make_unique<UpdateExecutor>(db_, *ontology_, *writer_);
   if (open_mode) {

@@ -45,6 +45,12 @@ struct StoreOptions {
   // built-in base ontology and keeps triples of any other predicate in the quad table. An
   // existing open-mode database opens in open mode whatever this says.
   bool open_mode = false;
+  // For a read-only connection: the ontology the process's writer of the same database follows
+  // (its Store::shared_ontology()), taken as is: no ontology file is read and the texts stored
+  // in the database are neither read nor compared (quarry-store hands its writer's ontology to
+  // every read connection it opens). Ignored by a connection that holds the lock; embedded
+  // users leave it empty and name ontology_dir.
+  std::shared_ptr<const ontology::Ontology> ontology = nullptr;
 };
 
 // The ontology files used when none are named.

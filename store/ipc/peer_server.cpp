@@ -1,7 +1,6 @@
 #include "store/ipc/peer_server.h"
 
 #include <fcntl.h>
-#include <link.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -16,99 +15,17 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdint>
+#include <mutex>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <sdbus-c++/Error.h>
 
 #include "store/ipc/dbus_names.h"
 #include "store/ipc/log.h"
 #include "store/ipc/poll_timeout.h"
 
-// sdbus-c++ 1.2 sends every message call through its internal interface sdbus::internal::ISdBus
-// (each Message holds a pointer to one), whose header it does not install. A message of a peer
-// connection gets an ISdBus of its own (PeerBus below) that takes the connection's lock around
-// each sd-bus call, as sdbus-c++'s own SdBus does for a bus connection. The declaration must
-// match libsdbus-c++ 1.2.0's vtable slot for slot: the order below is that of
-// `readelf -rW libsdbus-c++.so.1.2.0` on `vtable for sdbus::internal::SdBus` (destructor, then
-// these 46 functions). Only the message functions are used for peer messages; the others fail.
-namespace sdbus::internal {
-class ISdBus {
- public:
-  struct PollData;
-  virtual ~ISdBus() = default;
-  virtual sd_bus_message* sd_bus_message_ref(sd_bus_message* m) = 0;
-  virtual sd_bus_message* sd_bus_message_unref(sd_bus_message* m) = 0;
-  virtual int sd_bus_send(sd_bus* bus, sd_bus_message* m, uint64_t* cookie) = 0;
-  virtual int sd_bus_call(sd_bus*, sd_bus_message*, uint64_t, sd_bus_error*, sd_bus_message**) = 0;
-  virtual int sd_bus_call_async(sd_bus*, sd_bus_slot**, sd_bus_message*, sd_bus_message_handler_t,
-                                void*, uint64_t) = 0;
-  virtual int sd_bus_message_new(sd_bus*, sd_bus_message**, uint8_t) = 0;
-  virtual int sd_bus_message_new_method_call(sd_bus*, sd_bus_message**, const char*, const char*,
-                                             const char*, const char*) = 0;
-  virtual int sd_bus_message_new_signal(sd_bus*, sd_bus_message**, const char*, const char*,
-                                        const char*) = 0;
-  virtual int sd_bus_message_new_method_return(sd_bus_message* call, sd_bus_message** m) = 0;
-  virtual int sd_bus_message_new_method_error(sd_bus_message* call, sd_bus_message** m,
-                                              const sd_bus_error* e) = 0;
-  virtual int sd_bus_set_method_call_timeout(sd_bus*, uint64_t) = 0;
-  virtual int sd_bus_get_method_call_timeout(sd_bus*, uint64_t*) = 0;
-  virtual int sd_bus_emit_properties_changed_strv(sd_bus*, const char*, const char*, char**) = 0;
-  virtual int sd_bus_emit_object_added(sd_bus*, const char*) = 0;
-  virtual int sd_bus_emit_object_removed(sd_bus*, const char*) = 0;
-  virtual int sd_bus_emit_interfaces_added_strv(sd_bus*, const char*, char**) = 0;
-  virtual int sd_bus_emit_interfaces_removed_strv(sd_bus*, const char*, char**) = 0;
-  virtual int sd_bus_open(sd_bus**) = 0;
-  virtual int sd_bus_open_system(sd_bus**) = 0;
-  virtual int sd_bus_open_user(sd_bus**) = 0;
-  virtual int sd_bus_open_user_with_address(sd_bus**, const char*) = 0;
-  virtual int sd_bus_open_system_remote(sd_bus**, const char*) = 0;
-  virtual int sd_bus_request_name(sd_bus*, const char*, uint64_t) = 0;
-  virtual int sd_bus_release_name(sd_bus*, const char*) = 0;
-  virtual int sd_bus_get_unique_name(sd_bus*, const char**) = 0;
-  virtual int sd_bus_add_object_vtable(sd_bus*, sd_bus_slot**, const char*, const char*,
-                                       const sd_bus_vtable*, void*) = 0;
-  virtual int sd_bus_add_object_manager(sd_bus*, sd_bus_slot**, const char*) = 0;
-  virtual int sd_bus_add_match(sd_bus*, sd_bus_slot**, const char*, sd_bus_message_handler_t,
-                               void*) = 0;
-  virtual sd_bus_slot* sd_bus_slot_unref(sd_bus_slot*) = 0;
-  virtual int sd_bus_new(sd_bus**) = 0;
-  virtual int sd_bus_start(sd_bus*) = 0;
-  virtual int sd_bus_process(sd_bus*, sd_bus_message**) = 0;
-  virtual int sd_bus_get_poll_data(sd_bus*, PollData*) = 0;
-  virtual int sd_bus_flush(sd_bus*) = 0;
-  virtual sd_bus* sd_bus_flush_close_unref(sd_bus*) = 0;
-  virtual sd_bus* sd_bus_close_unref(sd_bus*) = 0;
-  virtual int sd_bus_message_set_destination(sd_bus_message*, const char*) = 0;
-  virtual int sd_bus_query_sender_creds(sd_bus_message*, uint64_t, sd_bus_creds**) = 0;
-  virtual sd_bus_creds* sd_bus_creds_unref(sd_bus_creds*) = 0;
-  virtual int sd_bus_creds_get_pid(sd_bus_creds*, pid_t*) = 0;
-  virtual int sd_bus_creds_get_uid(sd_bus_creds*, uid_t*) = 0;
-  virtual int sd_bus_creds_get_euid(sd_bus_creds*, uid_t*) = 0;
-  virtual int sd_bus_creds_get_gid(sd_bus_creds*, gid_t*) = 0;
-  virtual int sd_bus_creds_get_egid(sd_bus_creds*, gid_t*) = 0;
-  virtual int sd_bus_creds_get_supplementary_gids(sd_bus_creds*, const gid_t**) = 0;
-  virtual int sd_bus_creds_get_selinux_context(sd_bus_creds*, const char**) = 0;
-};
-}  // namespace sdbus::internal
-
 namespace quarry::ipc {
 namespace {
-
-// A method call of a peer connection as sdbus-c++'s MethodCall (its constructor is protected).
-// The connection pointer is only used to send the message itself as a call, which never
-// happens to a received call; sdbus-c++ asserts that it is set, so it points at a placeholder.
-class PeerCall final : public sdbus::MethodCall {
- public:
-  PeerCall(sd_bus_message* message, sdbus::internal::ISdBus* bus)
-      : sdbus::MethodCall(message, bus, Placeholder(), sdbus::adopt_message_t{}) {}
-
- private:
-  static const sdbus::internal::IConnection* Placeholder() {
-    static const char placeholder = 0;
-    return reinterpret_cast<const sdbus::internal::IConnection*>(&placeholder);
-  }
-};
 
 // FNV-1a: a name that stays the same from one run of the store to the next.
 uint64_t StableHash(std::string_view text) {
@@ -143,34 +60,6 @@ void DrainWake(int fd) {
   (void)!::read(fd, &count, sizeof count);
 }
 
-// Whether the libsdbus-c++ this process runs is the one whose ISdBus vtable is declared above:
-// the build checked the headers' version (store/ipc/CMakeLists.txt), this the loaded file
-// (a later 1.x keeps the soname libsdbus-c++.so.1 but may reorder the interface).
-Result<void> CheckSdbusRuntime() {
-#if !defined(QUARRY_SDBUS_ISDBUS_CHECKED)
-  return Error(Errc::kUnsupported,
-               "built against an sdbus-c++ other than 1.2.0, whose internal message interface "
-               "the peer socket was not checked against");
-#else
-  std::string loaded;
-  ::dl_iterate_phdr(
-      [](dl_phdr_info* info, size_t, void* out) {
-        const std::string_view name = info->dlpi_name != nullptr ? info->dlpi_name : "";
-        if (name.find("/libsdbus-c++.so") == std::string_view::npos) return 0;
-        std::error_code error;
-        *static_cast<std::string*>(out) =
-            std::filesystem::canonical(std::filesystem::path(name), error).filename().string();
-        return 1;
-      },
-      &loaded);
-  if (loaded == "libsdbus-c++.so.1.2.0") return Ok();
-  return Error(Errc::kUnsupported,
-               fmt::format("the loaded sdbus-c++ library is '{}', not libsdbus-c++.so.1.2.0 whose "
-                           "internal message interface the peer socket was checked against",
-                           loaded.empty() ? "unknown" : loaded));
-#endif
-}
-
 // The folder for the socket: created 0700, or an existing one that is ours, 0700, no symlink.
 Result<void> PrepareFolder(const std::filesystem::path& folder) {
   if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST) {
@@ -193,12 +82,12 @@ Result<void> PrepareFolder(const std::filesystem::path& folder) {
 
 // One accepted connection: its sd-bus in server mode, the lock every use of it takes, and the
 // thread that reads calls and writes out queued replies.
-class PeerServer::Peer final : public sdbus::internal::ISdBus {
+class PeerServer::Peer final {
  public:
   Peer(const PeerMethods& methods, unsigned id, int wake_server)
       : methods_(methods), id_(id), wake_server_(wake_server),
         wake_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
-  ~Peer() override {
+  ~Peer() {
     if (thread_.joinable()) thread_.join();
     if (bus_ != nullptr) ::sd_bus_flush_close_unref(bus_);
   }
@@ -223,120 +112,25 @@ class PeerServer::Peer final : public sdbus::internal::ISdBus {
     stopping_ = true;
     WriteWake(wake_.get());
   }
-  // The thread ended and no sdbus-c++ message refers to this connection any more.
-  bool Reapable() const { return closed_ && held_messages_ == 0; }
+  // The thread ended and no call of this connection waits for its reply any more.
+  bool Reapable() const { return closed_ && held_calls_ == 0; }
   bool closed() const { return closed_; }
   void Join() {
     if (thread_.joinable()) thread_.join();
   }
 
-  // sdbus::internal::ISdBus: the message functions under the lock.
-  sd_bus_message* sd_bus_message_ref(sd_bus_message* m) override {
-    std::lock_guard lock(mutex_);
-    ++held_messages_;
-    return ::sd_bus_message_ref(m);
-  }
-  sd_bus_message* sd_bus_message_unref(sd_bus_message* m) override {
-    std::lock_guard lock(mutex_);
-    --held_messages_;
-    return ::sd_bus_message_unref(m);
-  }
-  int sd_bus_send(sd_bus* bus, sd_bus_message* m, uint64_t* cookie) override {
-    std::lock_guard lock(mutex_);
-    const int r = ::sd_bus_send(bus, m, cookie);
-    // A reply that did not fit in the socket waits in sd-bus's queue: the thread must now wait
-    // for POLLOUT, not only for calls (as WakeEventLoop() for the bus connection).
-    if (r >= 0 && t_running != this) {
-      const int events = ::sd_bus_get_events(bus_);
-      if (events > 0 && (events & POLLOUT) != 0) WriteWake(wake_.get());
-    }
-    return r;
-  }
-  int sd_bus_message_new_method_return(sd_bus_message* call, sd_bus_message** m) override {
-    std::lock_guard lock(mutex_);
-    const int r = ::sd_bus_message_new_method_return(call, m);
-    if (r >= 0) ++held_messages_;
-    return r;
-  }
-  int sd_bus_message_new_method_error(sd_bus_message* call, sd_bus_message** m,
-                                      const sd_bus_error* e) override {
-    std::lock_guard lock(mutex_);
-    const int r = ::sd_bus_message_new_method_error(call, m, e);
-    if (r >= 0) ++held_messages_;
-    return r;
-  }
-  int sd_bus_message_set_destination(sd_bus_message* m, const char* destination) override {
-    std::lock_guard lock(mutex_);
-    return ::sd_bus_message_set_destination(m, destination);
-  }
-  // Not used for the messages of a peer connection.
-  int sd_bus_call(sd_bus*, sd_bus_message*, uint64_t, sd_bus_error*, sd_bus_message**) override {
-    return -ENOTSUP;
-  }
-  int sd_bus_call_async(sd_bus*, sd_bus_slot**, sd_bus_message*, sd_bus_message_handler_t, void*,
-                        uint64_t) override {
-    return -ENOTSUP;
-  }
-  int sd_bus_message_new(sd_bus*, sd_bus_message**, uint8_t) override { return -ENOTSUP; }
-  int sd_bus_message_new_method_call(sd_bus*, sd_bus_message**, const char*, const char*,
-                                     const char*, const char*) override {
-    return -ENOTSUP;
-  }
-  int sd_bus_message_new_signal(sd_bus*, sd_bus_message**, const char*, const char*,
-                                const char*) override {
-    return -ENOTSUP;
-  }
-  int sd_bus_set_method_call_timeout(sd_bus*, uint64_t) override { return -ENOTSUP; }
-  int sd_bus_get_method_call_timeout(sd_bus*, uint64_t*) override { return -ENOTSUP; }
-  int sd_bus_emit_properties_changed_strv(sd_bus*, const char*, const char*, char**) override {
-    return -ENOTSUP;
-  }
-  int sd_bus_emit_object_added(sd_bus*, const char*) override { return -ENOTSUP; }
-  int sd_bus_emit_object_removed(sd_bus*, const char*) override { return -ENOTSUP; }
-  int sd_bus_emit_interfaces_added_strv(sd_bus*, const char*, char**) override { return -ENOTSUP; }
-  int sd_bus_emit_interfaces_removed_strv(sd_bus*, const char*, char**) override {
-    return -ENOTSUP;
-  }
-  int sd_bus_open(sd_bus**) override { return -ENOTSUP; }
-  int sd_bus_open_system(sd_bus**) override { return -ENOTSUP; }
-  int sd_bus_open_user(sd_bus**) override { return -ENOTSUP; }
-  int sd_bus_open_user_with_address(sd_bus**, const char*) override { return -ENOTSUP; }
-  int sd_bus_open_system_remote(sd_bus**, const char*) override { return -ENOTSUP; }
-  int sd_bus_request_name(sd_bus*, const char*, uint64_t) override { return -ENOTSUP; }
-  int sd_bus_release_name(sd_bus*, const char*) override { return -ENOTSUP; }
-  int sd_bus_get_unique_name(sd_bus*, const char**) override { return -ENOTSUP; }
-  int sd_bus_add_object_vtable(sd_bus*, sd_bus_slot**, const char*, const char*,
-                               const sd_bus_vtable*, void*) override {
-    return -ENOTSUP;
-  }
-  int sd_bus_add_object_manager(sd_bus*, sd_bus_slot**, const char*) override { return -ENOTSUP; }
-  int sd_bus_add_match(sd_bus*, sd_bus_slot**, const char*, sd_bus_message_handler_t,
-                       void*) override {
-    return -ENOTSUP;
-  }
-  sd_bus_slot* sd_bus_slot_unref(sd_bus_slot*) override { return nullptr; }
-  int sd_bus_new(sd_bus**) override { return -ENOTSUP; }
-  int sd_bus_start(sd_bus*) override { return -ENOTSUP; }
-  int sd_bus_process(sd_bus*, sd_bus_message**) override { return -ENOTSUP; }
-  int sd_bus_get_poll_data(sd_bus*, PollData*) override { return -ENOTSUP; }
-  int sd_bus_flush(sd_bus*) override { return -ENOTSUP; }
-  sd_bus* sd_bus_flush_close_unref(sd_bus*) override { return nullptr; }
-  sd_bus* sd_bus_close_unref(sd_bus*) override { return nullptr; }
-  int sd_bus_query_sender_creds(sd_bus_message*, uint64_t, sd_bus_creds**) override {
-    return -ENOTSUP;
-  }
-  sd_bus_creds* sd_bus_creds_unref(sd_bus_creds*) override { return nullptr; }
-  int sd_bus_creds_get_pid(sd_bus_creds*, pid_t*) override { return -ENOTSUP; }
-  int sd_bus_creds_get_uid(sd_bus_creds*, uid_t*) override { return -ENOTSUP; }
-  int sd_bus_creds_get_euid(sd_bus_creds*, uid_t*) override { return -ENOTSUP; }
-  int sd_bus_creds_get_gid(sd_bus_creds*, gid_t*) override { return -ENOTSUP; }
-  int sd_bus_creds_get_egid(sd_bus_creds*, gid_t*) override { return -ENOTSUP; }
-  int sd_bus_creds_get_supplementary_gids(sd_bus_creds*, const gid_t**) override {
-    return -ENOTSUP;
-  }
-  int sd_bus_creds_get_selinux_context(sd_bus_creds*, const char**) override { return -ENOTSUP; }
-
  private:
+  class CallResponder;
+
+  // After a send under the lock: a reply that did not fit in the socket waits in sd-bus's
+  // queue, so the connection's thread must now wait for POLLOUT, not only for calls (as
+  // WakeEventLoop() for the bus connection).
+  void AfterSend() {
+    if (t_running == this) return;
+    const int events = ::sd_bus_get_events(bus_);
+    if (events > 0 && (events & POLLOUT) != 0) WriteWake(wake_.get());
+  }
+
   // The client's sd-bus (an sdbus-c++ connection to an address) says Hello first, as to a bus.
   static int OnFilter(sd_bus_message* m, void* userdata, sd_bus_error*) {
     auto* peer = static_cast<Peer*>(userdata);
@@ -350,29 +144,7 @@ class PeerServer::Peer final : public sdbus::internal::ISdBus {
   }
 
   // Runs on the peer's thread inside sd_bus_process(), the lock held.
-  static int OnCall(sd_bus_message* m, void* userdata, sd_bus_error*) {
-    auto* peer = static_cast<Peer*>(userdata);
-    if (!::sd_bus_message_is_method_call(m, nullptr, nullptr)) return 0;
-    const char* interface = ::sd_bus_message_get_interface(m);
-    const char* member = ::sd_bus_message_get_member(m);
-    const auto handler =
-        peer->methods_.find(PeerMethodKey(interface ? interface : "", member ? member : ""));
-    if (handler == peer->methods_.end()) {
-      return ::sd_bus_reply_method_errorf(
-          m, SD_BUS_ERROR_UNKNOWN_METHOD,
-          "%s.%s is not served on quarry-store's peer connection (only on the bus)",
-          interface ? interface : "", member ? member : "");
-    }
-    ++peer->held_messages_;  // the MethodCall below adopts this reference
-    sdbus::MethodCall call = PeerCall(::sd_bus_message_ref(m), peer);
-    try {
-      handler->second(std::move(call));
-    } catch (const sdbus::Error& error) {  // e.g. arguments of the wrong type
-      return ::sd_bus_reply_method_errorf(m, error.getName().c_str(), "%s",
-                                          error.getMessage().c_str());
-    }
-    return 1;
-  }
+  static int OnCall(sd_bus_message* m, void* userdata, sd_bus_error*);
 
   void Run() {
     t_running = this;
@@ -409,11 +181,95 @@ class PeerServer::Peer final : public sdbus::internal::ISdBus {
   UniqueFd wake_;
   std::recursive_mutex mutex_;  // every sd-bus call on bus_ or its messages
   sd_bus* bus_ = nullptr;
-  std::atomic<long> held_messages_{0};
+  std::atomic<long> held_calls_{0};  // CallResponders alive
   std::atomic<bool> stopping_{false};
   std::atomic<bool> closed_{false};
   std::thread thread_;
 };
+
+// The reply to one call of a peer connection: sd-bus's own reply functions under the
+// connection's lock. It keeps the call (and so the connection) until it is destroyed.
+class PeerServer::Peer::CallResponder final : public Responder {
+ public:
+  CallResponder(Peer& peer, sd_bus_message* call) : peer_(peer) {
+    ++peer_.held_calls_;
+    std::lock_guard lock(peer_.mutex_);
+    call_ = ::sd_bus_message_ref(call);
+  }
+  ~CallResponder() override {
+    {
+      std::lock_guard lock(peer_.mutex_);
+      ::sd_bus_message_unref(call_);
+    }
+    --peer_.held_calls_;  // last: the acceptor may free the connection from here on
+  }
+  CallResponder(const CallResponder&) = delete;
+  CallResponder& operator=(const CallResponder&) = delete;
+
+  Result<void> Reply(const Fill& fill) override {
+    sd_bus_message* reply = nullptr;
+    int r = 0;
+    {
+      std::lock_guard lock(peer_.mutex_);
+      r = ::sd_bus_message_new_method_return(call_, &reply);
+    }
+    if (r < 0) {
+      LogWarning(fmt::format("peer socket: cannot create a reply: {}", std::strerror(-r)));
+      return Ok();
+    }
+    // The values go into the message alone (no connection state): no lock while the rows are
+    // stepped and appended.
+    Result<void> filled = fill(reply);
+    std::lock_guard lock(peer_.mutex_);
+    if (filled) {
+      r = ::sd_bus_send(nullptr, reply, nullptr);
+      if (r >= 0) peer_.AfterSend();
+    }
+    ::sd_bus_message_unref(reply);
+    if (!filled) return filled;
+    if (r < 0) LogWarning(fmt::format("peer socket: cannot send a reply: {}", std::strerror(-r)));
+    return Ok();
+  }
+
+  void ReplyError(const std::string& name, const std::string& message) override {
+    const sd_bus_error error{name.c_str(), message.c_str(), 0};
+    std::lock_guard lock(peer_.mutex_);
+    const int r = ::sd_bus_reply_method_error(call_, &error);
+    if (r >= 0) {
+      peer_.AfterSend();
+    } else {
+      LogWarning(fmt::format("peer socket: cannot send an error reply: {}", std::strerror(-r)));
+    }
+  }
+
+ private:
+  Peer& peer_;
+  sd_bus_message* call_ = nullptr;
+};
+
+int PeerServer::Peer::OnCall(sd_bus_message* m, void* userdata, sd_bus_error*) {
+  auto* peer = static_cast<Peer*>(userdata);
+  if (!::sd_bus_message_is_method_call(m, nullptr, nullptr)) return 0;
+  const char* interface = ::sd_bus_message_get_interface(m);
+  const char* member = ::sd_bus_message_get_member(m);
+  const auto method =
+      peer->methods_.find(PeerMethodKey(interface ? interface : "", member ? member : ""));
+  if (method == peer->methods_.end()) {
+    return ::sd_bus_reply_method_errorf(
+        m, SD_BUS_ERROR_UNKNOWN_METHOD,
+        "%s.%s is not served on quarry-store's peer connection (only on the bus)",
+        interface ? interface : "", member ? member : "");
+  }
+  const std::string& signature = method->second.signature;
+  if (::sd_bus_message_has_signature(m, signature.c_str()) <= 0) {
+    return ::sd_bus_reply_method_errorf(m, SD_BUS_ERROR_INVALID_ARGS,
+                                        "%s.%s takes arguments of signature '%s', not '%s'",
+                                        interface, member, signature.c_str(),
+                                        ::sd_bus_message_get_signature(m, 1));
+  }
+  method->second.run(m, std::make_shared<CallResponder>(*peer, m));
+  return 1;
+}
 
 thread_local const PeerServer::Peer* PeerServer::Peer::t_running = nullptr;
 
@@ -437,7 +293,6 @@ PeerServer::PeerServer(const PeerMethods& methods) : methods_(methods) {}
 PeerServer::~PeerServer() { Stop(); }
 
 Result<void> PeerServer::Start(const std::string& path) {
-  QUARRY_TRY(CheckSdbusRuntime());
   QUARRY_TRY(PrepareFolder(std::filesystem::path(path).parent_path()));
   wake_ = UniqueFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   listener_ = UniqueFd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
@@ -506,8 +361,8 @@ void PeerServer::ReapClosed(bool all) {
     if ((*it)->Reapable()) {
       it = peers_.erase(it);
     } else if (all && (*it)->closed()) {
-      // A message of it is still held (cannot happen once the backend stopped): keep the memory
-      // rather than free what a reply may still use.
+      // A call of it still waits for its reply (cannot happen once the backend stopped): keep
+      // the memory rather than free what a reply may still use.
       LogWarning("peer socket: a closed connection is still in use; not freed");
       (void)it->release();
       it = peers_.erase(it);

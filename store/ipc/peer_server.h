@@ -11,18 +11,17 @@
 //   served by plain sd-bus in server mode on a thread of its own: sdbus-c++ 1.2 has no server or
 //   direct connections. The client side is an ordinary sdbus-c++ connection to that address, so
 //   the store answers its org.freedesktop.DBus.Hello; sd-bus answers org.freedesktop.DBus.Peer.
-// - Method calls on /org/quarry/Store1 go to the same handlers as on the bus (the PeerMethods
-//   table, filled by RegisterResources/RegisterSteroids): each arrives as an sdbus::MethodCall
-//   whose sd-bus calls go through a per-connection lock (PeerBus in peer_server.cpp), so a reply
-//   sent from a reader thread never races the connection's own thread, and a reply that did not
-//   fit in the socket wakes that thread to write the rest. Signals (GraphUpdated) stay on the bus.
-// - A closed connection is freed once no message of it is held any more (a reply still being
-//   computed keeps it); Stop() ends every connection after the backend finished its jobs.
+// - Method calls on /org/quarry/Store1 go to the same methods as on the bus (the PeerMethods
+//   table of served_method.h, filled by RegisterResources/RegisterSteroids), after a check of
+//   their signature. Each replies through a Responder of the connection: every sd-bus call on
+//   the connection or its messages takes the connection's lock, so a reply sent from a reader
+//   thread never races the connection's own thread, and a reply that did not fit in the socket
+//   wakes that thread to write the rest. Signals (GraphUpdated) stay on the bus.
+// - A closed connection is freed once no call of it waits for its reply any more (a reply still
+//   being computed keeps it); Stop() ends every connection after the backend finished its jobs.
 // Thread-safety: Start/StopListening/Stop from the thread that owns the service; the handlers
 // run on the connections' threads.
 #pragma once
-
-#include <sdbus-c++/Message.h>
 
 #include <atomic>
 #include <functional>
@@ -36,18 +35,9 @@
 
 #include "store/common/result.h"
 #include "store/common/unique_fd.h"
+#include "store/ipc/served_method.h"
 
 namespace quarry::ipc {
-
-// "interface\nmember" -> the handler, as registered on the bus object.
-using PeerMethod = std::function<void(sdbus::MethodCall)>;
-using PeerMethods = std::unordered_map<std::string, PeerMethod>;
-inline std::string PeerMethodKey(std::string_view interface, std::string_view member) {
-  std::string key(interface);
-  key += '\n';
-  key += member;
-  return key;
-}
 
 // The socket path for a store (see above); an error when $XDG_RUNTIME_DIR is unset or the path
 // would not fit in sockaddr_un.

@@ -1,4 +1,4 @@
-// Byte arrays (`ay`) in and out of an sdbus-c++ message in one call each.
+// The sd_bus_message* of an sdbus-c++ message, and byte arrays (`ay`) read from one in one call.
 //
 // sdbus-c++ 1.2 marshals a std::vector<uint8_t> one sd_bus_message_append_basic() per byte and
 // reads it back the same way (~0.1 µs a byte on each side, issue 7). sd-bus itself appends or
@@ -25,16 +25,6 @@ class RawMessage final : public sdbus::Message {
     return static_cast<sd_bus_message*>(message.*(&RawMessage::msg_));
   }
 };
-
-// Appends `bytes` as one `ay` value; throws sdbus::Error like sdbus-c++'s own appends.
-inline void AppendByteArray(sdbus::Message& message, std::string_view bytes) {
-  const int result = sd_bus_message_append_array(RawMessage::Of(message), 'y', bytes.data(),
-                                                 bytes.size());
-  if (result < 0) {
-    throw sdbus::Error("org.freedesktop.DBus.Error.Failed",
-                       std::string("cannot append a byte array: ") + std::strerror(-result));
-  }
-}
 
 // Reads the next value, an `ay`, as a view into the message (valid while it lives).
 inline std::string_view ReadByteArray(sdbus::Message& message) {

@@ -50,66 +50,12 @@ void SendError(const SharedReply<Values...>& reply, const Error& error) {
   WakeEventLoop();
 }
 
-// `error` under a D-Bus error name of its own (e.g. kReplyTooLargeError) instead of its Errc's.
-template <typename... Values>
-void SendNamedError(const SharedReply<Values...>& reply, std::string_view name,
-                    const Error& error) {
-  try {
-    reply->returnError(sdbus::Error(std::string(name), error.ToString()));
-  } catch (const sdbus::Error& failure) {
-    LogWarning(fmt::format("cannot send an error reply: {}", failure.what()));
-  }
-  WakeEventLoop();
-}
-
 // A reply with no values, or the error of `outcome`.
 inline void SendOutcome(const SharedReply<>& reply, const Result<void>& outcome) {
   if (outcome)
     SendResults(reply);
   else
     SendError(reply, outcome.error());
-}
-
-// Replies to a call registered without sdbus-c++'s typed Result (by signature, the reply built
-// by hand: Resources.SparqlQuery, Steroids.QueryRows).
-inline void SendCallReply(const sdbus::MethodReply& reply) {
-  try {
-    reply.send();
-  } catch (const sdbus::Error& error) {
-    LogWarning(fmt::format("cannot send a reply: {}", error.what()));
-  }
-  WakeEventLoop();
-}
-inline void SendCallError(const sdbus::MethodCall& call, const sdbus::Error& error) {
-  try {
-    call.createErrorReply(error).send();
-  } catch (const sdbus::Error& failure) {
-    LogWarning(fmt::format("cannot send an error reply: {}", failure.what()));
-  }
-  WakeEventLoop();
-}
-
-// Replies to `call` with what `build(&too_large)` returns: a value sd-bus refuses (it throws
-// sdbus::Error, e.g. text that is not UTF-8) as an internal error naming `what`, a result past
-// the size limit (`too_large` set) as kReplyTooLargeError, any other error under its Errc's name.
-template <typename Build>
-void SendBuiltReply(const sdbus::MethodCall& call, std::string_view what, Build&& build) {
-  bool too_large = false;
-  Result<sdbus::MethodReply> reply = Error(Errc::kInternal, "no reply");
-  try {
-    reply = build(&too_large);
-  } catch (const sdbus::Error& error) {
-    reply = Error(Errc::kInternal,
-                  fmt::format("cannot put {} into a D-Bus reply: {}", what, error.getMessage()));
-  }
-  if (reply) {
-    SendCallReply(*reply);
-  } else if (too_large) {
-    SendCallError(call,
-                  sdbus::Error(std::string(kReplyTooLargeError), reply.error().ToString()));
-  } else {
-    SendCallError(call, ToDbusError(reply.error()));
-  }
 }
 
 // The `fail` half of a StoreJob for this reply.

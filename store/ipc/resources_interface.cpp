@@ -14,6 +14,7 @@
 #include "store/ipc/log.h"
 #include "store/ipc/query_parameters.h"
 #include "store/ipc/reply.h"
+#include "store/ipc/served_method.h"
 
 namespace quarry::ipc {
 namespace {
@@ -31,30 +32,28 @@ size_t WireSize(std::string_view value) { return 3 + 4 + value.size() + 1; }
 // one allocation per value and a second copy of the result). Stops with a ReplyTooLarge error
 // as soon as the rows would exceed `max_bytes` on the wire: a reply over dbus-daemon's (or
 // sd-bus's) message limit gets the store's connection dropped. `too_large` tells that error
-// from the query's own.
-Result<sdbus::MethodReply> MarshalRows(const sdbus::MethodCall& call, engine::Store& store,
-                                       const std::string& query,
-                                       const engine::QueryParameters& parameters,
-                                       size_t max_bytes, bool* too_large) {
+// from the query's own. A value sd-bus refuses (text that is not UTF-8) is an internal error.
+Result<void> MarshalRows(sd_bus_message* reply, engine::Store& store, const std::string& query,
+                         const engine::QueryParameters& parameters, size_t max_bytes,
+                         bool* too_large) {
   QUARRY_ASSIGN_OR_RETURN(engine::Cursor cursor, CountedQuery(store, query, parameters));
-  sdbus::MethodReply reply = call.createReply();
-  reply.openContainer("as");
+  int r = sd_bus_message_open_container(reply, 'a', "as");
   const int columns = cursor.ColumnCount();
   std::string value;  // the NUL-terminated copy sd-bus takes (a cursor value is a view)
   size_t bytes = 4;   // the outer array's length
   size_t rows = 0;
-  for (;;) {
+  while (r >= 0) {
     QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
     if (!has_row) break;
     ++rows;
     bytes += 3 + 4;  // the row array's padding and length
-    reply.openContainer("s");
-    for (int column = 0; column < columns; ++column) {
+    r = sd_bus_message_open_container(reply, 'a', "s");
+    for (int column = 0; r >= 0 && column < columns; ++column) {
       value.assign(cursor.GetString(column));
       bytes += WireSize(value);
-      reply << value;
+      r = sd_bus_message_append_basic(reply, 's', value.c_str());
     }
-    reply.closeContainer();
+    if (r >= 0) r = sd_bus_message_close_container(reply);
     if (bytes > max_bytes) {
       *too_large = true;
       return Error(Errc::kUnsupported,
@@ -65,8 +64,9 @@ Result<sdbus::MethodReply> MarshalRows(const sdbus::MethodCall& call, engine::St
                                bytes, rows, max_bytes));
     }
   }
-  reply.closeContainer();
-  return reply;
+  if (r >= 0) r = sd_bus_message_close_container(reply);
+  if (r < 0) return BuildError(r, "the result");
+  return Ok();
 }
 
 // LOAD <uri> needs an IRIREF: these characters cannot appear in one (SPARQL 1.1 grammar [139]).
@@ -83,18 +83,18 @@ Result<std::string> LoadRequest(const std::string& uri) {
 }
 
 // SparqlQuery and SparqlQueryWithOptions: the rows in one reply, on a reader thread.
-void SubmitPlainQuery(Backend& backend, size_t max_reply_bytes, sdbus::MethodCall call,
+void SubmitPlainQuery(Backend& backend, size_t max_reply_bytes, const SharedResponder& responder,
                       std::string query, engine::QueryParameters parameters) {
   // A query that ran short before runs right here (backend.h "inline_read_budget").
   const size_t cost_key = std::hash<std::string>{}(query);
   backend.SubmitRead(
-      {[call, query = std::move(query), parameters = std::move(parameters),
+      {[responder, query = std::move(query), parameters = std::move(parameters),
         max_reply_bytes](engine::Store& store) {
-         SendBuiltReply(call, "the result", [&](bool* too_large) {
-           return MarshalRows(call, store, query, parameters, max_reply_bytes, too_large);
+         ReplyBuilt(*responder, [&](sd_bus_message* reply, bool* too_large) {
+           return MarshalRows(reply, store, query, parameters, max_reply_bytes, too_large);
          });
        },
-       [call](const Error& error) { SendCallError(call, ToDbusError(error)); }},
+       [responder](const Error& error) { ReplyFailure(*responder, error); }},
       cost_key);
 }
 
@@ -104,6 +104,16 @@ void SubmitUpdate(Backend& backend, UpdateSource source, SharedReply<> reply,
                                  SendOutcome(reply, store.UpdateBatch(requests));
                                },
                                FailWith(reply)});
+}
+
+// SparqlUpdate and BatchSparqlUpdate (served on the bus and the peer socket).
+void SubmitServedUpdate(Backend& backend, UpdateSource source, const SharedResponder& responder,
+                        std::vector<std::string> requests) {
+  backend.SubmitWrite(source,
+                      {[responder, requests = std::move(requests)](engine::Store& store) {
+                         ReplyOutcome(*responder, store.UpdateBatch(requests));
+                       },
+                       [responder](const Error& error) { ReplyFailure(*responder, error); }});
 }
 
 void RegisterSignals(sdbus::IObject& object) {
@@ -120,66 +130,45 @@ void RegisterSignals(sdbus::IObject& object) {
 
 void RegisterResources(sdbus::IObject& object, Backend& backend, size_t max_reply_bytes,
                        PeerMethods* peer) {
-  // Registered by signature, not through sdbus::Result<Rows>: the reply is marshalled from the
+  // Served on the bus and the peer socket alike (served_method.h), the rows marshalled from the
   // cursor (MarshalRows).
-  const auto sparql_query = [&backend, max_reply_bytes](sdbus::MethodCall call) {
-    std::string query;
-    call >> query;
-    SubmitPlainQuery(backend, max_reply_bytes, std::move(call), std::move(query), {});
-  };
-  object.registerMethod(kResourcesInterface, "SparqlQuery", "s", {"query"}, "aas", {"rows"},
-                        sparql_query);
+  RegisterServed(object, peer, kResourcesInterface, "SparqlQuery", "s", {"query"}, "aas",
+                 {"rows"},
+                 [&backend, max_reply_bytes](sd_bus_message* call,
+                                             const SharedResponder& responder) {
+                   auto query = ReadString(call);
+                   if (!query) return ReplyFailure(*responder, query.error());
+                   SubmitPlainQuery(backend, max_reply_bytes, responder, std::move(*query), {});
+                 });
   // SparqlQuery with options: "parameters" (query_parameters.h), the `~name` values of a
   // statement the store keeps compiled by its text.
-  const auto sparql_query_with_options = [&backend, max_reply_bytes](sdbus::MethodCall call) {
-    std::string query;
-    CallOptions options;
-    call >> query >> options;
-    auto parameters = ParsePlainQueryOptions(options);
-    if (!parameters) return SendCallError(call, ToDbusError(parameters.error()));
-    SubmitPlainQuery(backend, max_reply_bytes, std::move(call), std::move(query),
-                     std::move(*parameters));
-  };
-  object.registerMethod(kResourcesInterface, "SparqlQueryWithOptions", "sa{sv}",
-                        {"query", "options"}, "aas", {"rows"}, sparql_query_with_options);
-  const auto sparql_update = [&backend](sdbus::Result<>&& result, std::string update) {
-    SubmitUpdate(backend, UpdateSource::kInteractive, Share(std::move(result)),
-                 {std::move(update)});
-  };
-  object.registerMethod("SparqlUpdate")
-      .onInterface(kResourcesInterface)
-      .withInputParamNames("update")
-      .implementedAs(sparql_update);
-  const auto batch_update = [&backend](sdbus::Result<>&& result, std::vector<std::string> updates,
-                                       CallOptions options) {
-    auto reply = Share(std::move(result));
-    auto source = ParseBatchOptions(options);
-    if (!source) return SendError(reply, source.error());
-    SubmitUpdate(backend, *source, reply, std::move(updates));
-  };
-  object.registerMethod("BatchSparqlUpdate")
-      .onInterface(kResourcesInterface)
-      .withInputParamNames("updates", "options")
-      .implementedAs(batch_update);
-  if (peer != nullptr) {  // the same handlers on the peer socket (peer_server.h)
-    peer->emplace(PeerMethodKey(kResourcesInterface, "SparqlQuery"), sparql_query);
-    peer->emplace(PeerMethodKey(kResourcesInterface, "SparqlQueryWithOptions"),
-                  sparql_query_with_options);
-    peer->emplace(PeerMethodKey(kResourcesInterface, "SparqlUpdate"),
-                  [sparql_update](sdbus::MethodCall call) {
-                    std::string update;
-                    call >> update;
-                    sparql_update(sdbus::Result<>(std::move(call)), std::move(update));
-                  });
-    peer->emplace(PeerMethodKey(kResourcesInterface, "BatchSparqlUpdate"),
-                  [batch_update](sdbus::MethodCall call) {
-                    std::vector<std::string> updates;
-                    CallOptions options;
-                    call >> updates >> options;
-                    batch_update(sdbus::Result<>(std::move(call)), std::move(updates),
-                                 std::move(options));
-                  });
-  }
+  RegisterServed(object, peer, kResourcesInterface, "SparqlQueryWithOptions", "sa{sv}",
+                 {"query", "options"}, "aas", {"rows"},
+                 [&backend, max_reply_bytes](sd_bus_message* call,
+                                             const SharedResponder& responder) {
+                   auto read = ReadQueryCall(call, QueryOptionSet::kPlain);
+                   if (!read) return ReplyFailure(*responder, read.error());
+                   SubmitPlainQuery(backend, max_reply_bytes, responder, std::move(read->query),
+                                    std::move(read->options.parameters));
+                 });
+  RegisterServed(object, peer, kResourcesInterface, "SparqlUpdate", "s", {"update"}, "", {},
+                 [&backend](sd_bus_message* call, const SharedResponder& responder) {
+                   auto update = ReadString(call);
+                   if (!update) return ReplyFailure(*responder, update.error());
+                   SubmitServedUpdate(backend, UpdateSource::kInteractive, responder,
+                                      {std::move(*update)});
+                 });
+  RegisterServed(object, peer, kResourcesInterface, "BatchSparqlUpdate", "asa{sv}",
+                 {"updates", "options"}, "", {},
+                 [&backend](sd_bus_message* call, const SharedResponder& responder) {
+                   auto updates = ReadStrings(call);
+                   if (!updates) return ReplyFailure(*responder, updates.error());
+                   auto options = ReadCallOptions(call);
+                   if (!options) return ReplyFailure(*responder, options.error());
+                   auto source = ParseBatchOptions(*options);
+                   if (!source) return ReplyFailure(*responder, source.error());
+                   SubmitServedUpdate(backend, *source, responder, std::move(*updates));
+                 });
   object.registerMethod("Load")
       .onInterface(kResourcesInterface)
       .withInputParamNames("uri")

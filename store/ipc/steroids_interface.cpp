@@ -1,4 +1,8 @@
+#include <fcntl.h>
 #include <sdbus-c++/sdbus-c++.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -17,6 +21,7 @@
 #include "store/ipc/query_parameters.h"
 #include "store/ipc/raw_message.h"
 #include "store/ipc/reply.h"
+#include "store/ipc/served_method.h"
 #include "store/ipc/row_encoder.h"
 
 namespace quarry::ipc {
@@ -49,38 +54,43 @@ Result<Names> StepIntoBlocks(engine::Store& store, const std::string& query,
   return names;
 }
 
+void ReplyNames(Responder& responder, const Names& names) {
+  const Result<void> sent = responder.Reply(
+      [&](sd_bus_message* reply) { return AppendStrings(reply, names); });
+  if (!sent) ReplyFailure(responder, sent.error());
+}
+
 void RunStreamQuery(engine::Store& store, const std::string& query,
                     const engine::QueryParameters& parameters, UniqueFd fd,
-                    StreamDrainer& drainer, const SharedReply<Names>& reply) {
+                    StreamDrainer& drainer, const SharedResponder& responder) {
   OutgoingBlocks blocks;
   auto names = StepIntoBlocks(store, query, parameters, fd.get(), blocks);
   if (!names) {
     fd.reset();
-    return SendError(reply, names.error());
+    return ReplyFailure(*responder, names.error());
   }
   blocks.SealAll();
   auto written = blocks.WriteAvailable(fd.get());
   if (!written || *written) {
     fd.reset();  // EOF before the reply: a success reply means the stream was complete
-    if (!written) return SendError(reply, written.error());
-    return SendResults(reply, *names);
+    if (!written) return ReplyFailure(*responder, written.error());
+    return ReplyNames(*responder, *names);
   }
   drainer.Add(std::move(fd), std::move(blocks),
-              [reply, names = std::move(*names)](Result<void> outcome) {
+              [responder, names = std::move(*names)](Result<void> outcome) {
                 if (outcome)
-                  SendResults(reply, names);
+                  ReplyNames(*responder, names);
                 else
-                  SendError(reply, outcome.error());
+                  ReplyFailure(*responder, outcome.error());
               });
 }
 
 // QueryRows' reply: the variable names and every row, encoded as in the FD stream
 // (row_encoder.h), appended as one `ay` (raw_message.h). Fails with `too_large` set as soon as
 // the encoded rows pass `max_bytes`: the client then streams the query instead.
-Result<sdbus::MethodReply> EncodeRowsReply(const sdbus::MethodCall& call, engine::Store& store,
-                                           const std::string& query,
-                                           const engine::QueryParameters& parameters,
-                                           size_t max_bytes, bool* too_large) {
+Result<void> EncodeRowsReply(sd_bus_message* reply, engine::Store& store,
+                             const std::string& query, const engine::QueryParameters& parameters,
+                             size_t max_bytes, bool* too_large) {
   if (IsGraphQuery(query)) {
     return Error(Errc::kInvalidArgument, "QueryRows takes SELECT and ASK queries; CONSTRUCT and "
                                          "DESCRIBE results stream through Steroids.Query");
@@ -108,11 +118,11 @@ Result<sdbus::MethodReply> EncodeRowsReply(const sdbus::MethodCall& call, engine
                                rows.size(), count, max_bytes));
     }
   }
-  sdbus::MethodReply reply = call.createReply();
-  reply << names;
-  AppendByteArray(reply, rows);
+  QUARRY_TRY(AppendStrings(reply, names));
+  const int r = sd_bus_message_append_array(reply, 'y', rows.data(), rows.size());
   if (rows.capacity() > kStreamBlockSize * 16) rows = std::string();  // keep no large buffer
-  return reply;
+  if (r < 0) return BuildError(r, "the rows");
+  return Ok();
 }
 
 }  // namespace
@@ -120,64 +130,69 @@ Result<sdbus::MethodReply> EncodeRowsReply(const sdbus::MethodCall& call, engine
 void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& drainer,
                       size_t max_reply_bytes, const std::string* peer_address, PeerMethods* peer) {
   // QueryRows(s query, a{sv} options) -> (as variable_names, ay rows): a small result in the
-  // reply itself, no pipe or descriptor (issue 7). Registered by signature: the rows are
-  // appended as one array.
-  const auto query_rows = [&backend, max_reply_bytes](sdbus::MethodCall call) {
-    std::string query;
-    CallOptions options;
-    call >> query >> options;
-    auto parsed = ParseStreamOptions(options);
-    if (!parsed) return SendCallError(call, ToDbusError(parsed.error()));
-    const size_t max_bytes =
-        parsed->max_bytes == 0
-            ? max_reply_bytes
-            : static_cast<size_t>(std::min<uint64_t>(parsed->max_bytes, max_reply_bytes));
-    // A query that ran short before runs right here (backend.h "inline_read_budget").
-    const size_t cost_key = std::hash<std::string>{}(query);
-    backend.SubmitRead(
-        {[call, query = std::move(query), parameters = std::move(parsed->parameters),
-          max_bytes](engine::Store& store) {
-           SendBuiltReply(call, "the rows", [&](bool* too_large) {
-             return EncodeRowsReply(call, store, query, parameters, max_bytes, too_large);
-           });
-         },
-         [call](const Error& error) { SendCallError(call, ToDbusError(error)); }},
-        cost_key);
-  };
-  object.registerMethod(kSteroidsInterface, "QueryRows", "sa{sv}", {"query", "options"}, "asay",
-                        {"variable_names", "rows"}, query_rows);
+  // reply itself, no pipe or descriptor (issue 7). The rows are appended as one array.
+  RegisterServed(
+      object, peer, kSteroidsInterface, "QueryRows", "sa{sv}", {"query", "options"}, "asay",
+      {"variable_names", "rows"},
+      [&backend, max_reply_bytes](sd_bus_message* call, const SharedResponder& responder) {
+        auto read = ReadQueryCall(call, QueryOptionSet::kStream);
+        if (!read) return ReplyFailure(*responder, read.error());
+        const uint64_t asked = read->options.max_bytes;
+        const size_t max_bytes =
+            asked == 0 ? max_reply_bytes
+                       : static_cast<size_t>(std::min<uint64_t>(asked, max_reply_bytes));
+        // A query that ran short before runs right here (backend.h "inline_read_budget").
+        const size_t cost_key = std::hash<std::string>{}(read->query);
+        backend.SubmitRead(
+            {[responder, query = std::move(read->query),
+              parameters = std::move(read->options.parameters), max_bytes](engine::Store& store) {
+               ReplyBuilt(*responder, [&](sd_bus_message* reply, bool* too_large) {
+                 return EncodeRowsReply(reply, store, query, parameters, max_bytes, too_large);
+               });
+             },
+             [responder](const Error& error) { ReplyFailure(*responder, error); }},
+            cost_key);
+      });
 
-  const auto stream_query = [&backend, &drainer](sdbus::Result<Names>&& result,
-                                                 std::string query, sdbus::UnixFd passed_fd,
-                                                 CallOptions options) {
-    auto reply = Share(std::move(result));
-    auto fd = std::make_shared<UniqueFd>(passed_fd.release());
-    auto parsed = ParseStreamOptions(options);
-    Result<void> usable = parsed ? MakeNonBlocking(fd->get()) : Result<void>(parsed.error());
-    if (!usable) {
-      fd->reset();
-      return SendError(reply, usable.error());
-    }
-    EnlargePipe(fd->get());
-    // A query that ran short before runs right here (backend.h "inline_read_budget").
-    const size_t cost_key = std::hash<std::string>{}(query);
-    backend.SubmitRead({[reply, fd, query = std::move(query),
-                         parameters = std::move(parsed->parameters),
-                         &drainer](engine::Store& store) {
-                          RunStreamQuery(store, query, parameters, std::move(*fd), drainer,
-                                         reply);
-                        },
-                        [reply, fd](const Error& error) {
-                          fd->reset();
-                          SendError(reply, error);
-                        }},
-                       cost_key);
-  };
-  object.registerMethod("Query")
-      .onInterface(kSteroidsInterface)
-      .withInputParamNames("query", "fd", "options")
-      .withOutputParamNames("variable_names")
-      .implementedAs(stream_query);
+  // Query(s query, h fd, a{sv} options) -> (as variable_names): the rows through `fd`.
+  RegisterServed(
+      object, peer, kSteroidsInterface, "Query", "sha{sv}", {"query", "fd", "options"}, "as",
+      {"variable_names"},
+      [&backend, &drainer](sd_bus_message* call, const SharedResponder& responder) {
+        auto query = ReadString(call);
+        if (!query) return ReplyFailure(*responder, query.error());
+        int passed = -1;  // owned by the message: duplicated below
+        const int r = sd_bus_message_read_basic(call, 'h', &passed);
+        if (r <= 0) return ReplyFailure(*responder, ArgumentError(r < 0 ? r : -EBADMSG, "fd"));
+        auto fd = std::make_shared<UniqueFd>(::fcntl(passed, F_DUPFD_CLOEXEC, 3));
+        if (!*fd) {
+          return ReplyFailure(*responder,
+                              Error(Errc::kIo, fmt::format("cannot take the descriptor: {}",
+                                                           std::strerror(errno))));
+        }
+        auto options = ReadCallOptions(call);
+        Result<QueryOptions> parsed =
+            options ? ParseStreamOptions(*options) : Result<QueryOptions>(options.error());
+        Result<void> usable = parsed ? MakeNonBlocking(fd->get()) : Result<void>(parsed.error());
+        if (!usable) {
+          fd->reset();
+          return ReplyFailure(*responder, usable.error());
+        }
+        EnlargePipe(fd->get());
+        // A query that ran short before runs right here (backend.h "inline_read_budget").
+        const size_t cost_key = std::hash<std::string>{}(*query);
+        backend.SubmitRead({[responder, fd, query = std::move(*query),
+                             parameters = std::move(parsed->parameters),
+                             &drainer](engine::Store& store) {
+                              RunStreamQuery(store, query, parameters, std::move(*fd), drainer,
+                                             responder);
+                            },
+                            [responder, fd](const Error& error) {
+                              fd->reset();
+                              ReplyFailure(*responder, error);
+                            }},
+                           cost_key);
+      });
 
   // Issue 7: where a client of this user reaches the store without dbus-daemon (peer_server.h).
   object.registerMethod("GetPeerAddress")
@@ -186,19 +201,6 @@ void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& d
       .implementedAs([peer_address]() -> std::string {
         return peer_address != nullptr ? *peer_address : std::string();
       });
-
-  if (peer != nullptr) {
-    peer->emplace(PeerMethodKey(kSteroidsInterface, "QueryRows"), query_rows);
-    peer->emplace(PeerMethodKey(kSteroidsInterface, "Query"),
-                  [stream_query](sdbus::MethodCall call) {
-                    std::string text;
-                    sdbus::UnixFd fd;
-                    CallOptions options;
-                    call >> text >> fd >> options;
-                    stream_query(sdbus::Result<Names>(std::move(call)), std::move(text),
-                                 std::move(fd), std::move(options));
-                  });
-  }
 }
 
 }  // namespace quarry::ipc

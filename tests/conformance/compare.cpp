@@ -84,16 +84,25 @@ bool SameMultiset(const std::vector<Row>& expected, const std::vector<Row>& actu
   Matcher matcher{expected, actual, {}, {}, std::vector<bool>(actual.size(), false)};
   if (matcher.Search(0)) return true;
   *why = "wrong result: same number of rows, different values";
-  for (const Row& row : expected) {
-    const bool found = std::any_of(actual.begin(), actual.end(), [&](const Row& other) {
-      std::vector<std::string> scratch;
-      Matcher probe{expected, actual, {}, {}, {}};
-      return probe.SameRow(row, other, scratch);
-    });
-    if (!found) {
-      *why += "; e.g. missing " + RowText(row);
-      break;
+  // The first row of `rows` that matches no row of `others`; `flip`: `rows` are the returned
+  // rows (SameRow takes the expected row first).
+  const auto first_unmatched = [&](const std::vector<Row>& rows, const std::vector<Row>& others,
+                                   bool flip) -> const Row* {
+    for (const Row& row : rows) {
+      const bool found = std::any_of(others.begin(), others.end(), [&](const Row& other) {
+        std::vector<std::string> scratch;
+        Matcher probe{expected, actual, {}, {}, {}};
+        return flip ? probe.SameRow(other, row, scratch) : probe.SameRow(row, other, scratch);
+      });
+      if (!found) return &row;
     }
+    return nullptr;
+  };
+  if (const Row* missing = first_unmatched(expected, actual, false)) {
+    *why += "; e.g. missing " + RowText(*missing);
+  }
+  if (const Row* unexpected = first_unmatched(actual, expected, true)) {
+    *why += "; e.g. unexpected " + RowText(*unexpected);
   }
   return false;
 }

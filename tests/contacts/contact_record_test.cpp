@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,77 @@ TEST_CASE("Record codec: every field round-trips, and a damaged record is refuse
   CHECK_FALSE(DecodeRecord(record + "1:x").has_value());                  // trailing bytes
   CHECK_FALSE(DecodeRecord("Q19999999999:a").has_value());                // length past the end
   CHECK_FALSE(DecodeRecord("Q1:").has_value());                           // no digits
+}
+
+TEST_CASE("Record codec: decoding in place overwrites every field of a used contact") {
+  const Contact every = EveryField();
+  const Contact small = bench::GenerateContact(3);
+  Contact reused = every;  // every field set, longer lists than `small` has
+  REQUIRE(DecodeRecordInto(EncodeRecord(small), reused));
+  CHECK(reused == small);
+  REQUIRE(DecodeRecordInto(EncodeRecord(Contact{}), reused));
+  CHECK(reused == Contact{});
+  CHECK_FALSE(DecodeRecordInto("Q1:", reused));
+  const std::string record = EncodeRecord(every);
+  CHECK_FALSE(DecodeRecordInto(record.substr(0, record.size() - 1), reused));
+}
+
+TEST_CASE("Record reads by UID: order asked, each UID once, unknown skipped, bad records from nco") {
+  BookFixture f;
+  f.SaveGenerated(40);
+  // Contact 7's record damaged (as by another writer): read from its nco data, in its place.
+  Update(*f.connection,
+         fmt::format("{}DELETE {{ ?c qco:record ?r }} INSERT {{ ?c qco:record \"Q1garbage\" }} "
+                     "WHERE {{ ?c nco:contactUID \"contact-000007\" ; qco:record ?r }}",
+                     kSparqlPrefixes));
+  CHECK(StoredRecord(*f.connection, "contact-000007") == "Q1garbage");
+  ContactBook::Statements statements(*f.connection);
+  const auto uid = [](uint32_t i) { return bench::GenerateContact(i).uid; };
+  // Short lists (one statement of 1 or 16 slots) and long ones (32, 64 slots), the UIDs asked
+  // twice and unknown ones among them: the statement sees them as they are (the book removes
+  // repeats before; Statements must not depend on it).
+  for (const size_t n : {size_t{1}, size_t{5}, size_t{16}, size_t{30}, size_t{40}}) {
+    CAPTURE(n);
+    std::vector<std::string> asked;
+    std::vector<uint32_t> expected;
+    std::set<uint32_t> seen;
+    for (uint32_t k = 0; asked.size() < n; ++k) {
+      const uint32_t i = (k * 13 + 7) % 40;
+      if (k % 4 == 3) {
+        asked.push_back(fmt::format("unknown-{}", k));
+        continue;
+      }
+      asked.push_back(uid(i));
+      if (seen.insert(i).second) expected.push_back(i);
+      if (k % 5 == 1 && asked.size() < n) asked.push_back(uid(i));  // asked again at once
+    }
+    auto read = statements.FetchUids(asked);
+    REQUIRE(read.ok());
+    REQUIRE(read->size() == expected.size());
+    for (size_t k = 0; k < expected.size(); ++k) {
+      CAPTURE(expected[k]);
+      CHECK(Canonical((*read)[k].second) == Canonical(bench::GenerateContact(expected[k])));
+      CHECK((*read)[k].first == IdOf(*f.connection, uid(expected[k])));
+    }
+  }
+  // By ID and by filter: the damaged record's contact comes whole, in its place.
+  const std::vector<int64_t> ids = {IdOf(*f.connection, uid(8)), IdOf(*f.connection, uid(7)),
+                                    IdOf(*f.connection, uid(6))};
+  auto by_id = statements.FetchIds(ids);
+  REQUIRE(by_id.ok());
+  REQUIRE(by_id->size() == 3);
+  for (size_t k = 0; k < 3; ++k) {
+    CHECK((*by_id)[k].first == ids[k]);
+    const auto number = static_cast<uint32_t>(8 - k);
+    CHECK(Canonical((*by_id)[k].second) == Canonical(bench::GenerateContact(number)));
+  }
+  auto all = statements.FetchAll();
+  REQUIRE(all.ok());
+  REQUIRE(all->size() == 40);
+  for (const auto& [id, contact] : *all) {
+    const auto i = static_cast<uint32_t>(std::stoul(contact.uid.substr(8)));
+    CHECK(Canonical(contact) == Canonical(bench::GenerateContact(i)));
+  }
 }
 
 TEST_CASE("A saved contact is stored with its record and read back from it, every field") {

@@ -3,6 +3,7 @@
 // the socket's life cycle (0700 folder, stale file replaced, removed at exit), a client of
 // another uid refused, and many clients at once.
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -13,6 +14,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,6 +23,7 @@
 #include "store/client/bus_link.h"
 #include "store/client/row_stream_cursor.h"
 #include "store/ipc/raw_message.h"
+#include "tests/ipc/steroids_reader.h"
 #include "tests/ipc/store_fixture.h"
 
 namespace quarry::testing {
@@ -320,6 +323,122 @@ TEST_CASE("peer socket: many clients at once, and closed ones freed") {
   CHECK(OpenFds(store.process().pid()) <= fds_before);
   CHECK(QueryRows(*sdbus::createSessionBusConnectionWithAddress(PeerAddressOnBus(store.address())),
                   kAll) == expected);
+}
+
+// The replies the peer connection builds itself (store/ipc/served_method.h): errors under the
+// method's own names, a reply larger than the socket takes at once, a descriptor passed in.
+TEST_CASE("peer socket: error replies, a reply of many writes, a passed descriptor") {
+  RuntimeDir runtime;
+  StoreFixture store;
+  store.Start();
+  StoreClient bus = store.Client();
+  const std::string address = PeerAddressOnBus(store.address());
+  REQUIRE_FALSE(address.empty());
+  StoreClient peer(address);
+
+  SUBCASE("errors name what failed, as on the bus") {
+    const auto same_error = [&](const std::function<void(StoreClient&)>& call) {
+      const std::string on_bus = ErrorOf([&] { call(bus); });
+      const std::string on_peer = ErrorOf([&] { call(peer); });
+      CHECK_FALSE(on_peer.empty());
+      CHECK(on_peer == on_bus);
+      return on_peer;
+    };
+    CHECK(same_error([](StoreClient& c) { c.Query("SELECT nonsense {"); })
+              .rfind("org.quarry.Store1.Error.Parse", 0) == 0);
+    CHECK(same_error([](StoreClient& c) { c.Update("INSERT DATA { nonsense"); })
+              .rfind("org.quarry.Store1.Error.Parse", 0) == 0);
+    CHECK(same_error([](StoreClient& c) {
+            c.Batch({"INSERT DATA { <urn:a> a ex:Song }"},
+                    Options{{"source", sdbus::Variant(std::string("robot"))}});
+          }).rfind("org.quarry.Store1.Error.InvalidArgument", 0) == 0);
+    CHECK(same_error([](StoreClient& c) {
+            c.Batch({"INSERT DATA { <urn:a> a ex:Song }"}, Options{{"source", sdbus::Variant(7)}});
+          }).find("option 'source' must be a string") != std::string::npos);
+    // An option of a type no option takes (not convertible on the raw path) is refused by name.
+    const std::string odd = ErrorOf([&] {
+      peer.Batch({"INSERT DATA { <urn:a> a ex:Song }"},
+                 Options{{"source", sdbus::Variant(std::vector<int32_t>{1})}});
+    });
+    CHECK(odd.rfind("org.quarry.Store1.Error.InvalidArgument", 0) == 0);
+    CHECK(odd.find("'source'") != std::string::npos);
+    // QueryRows' own errors: a CONSTRUCT, and rows past the caller's max_bytes.
+    auto connection = sdbus::createSessionBusConnectionWithAddress(address);
+    auto proxy = sdbus::createProxy(*connection, "org.quarry.Store1", "/org/quarry/Store1");
+    CHECK(ErrorOf([&] {
+            auto call = proxy->createMethodCall(kSteroids, "QueryRows");
+            call << std::string("CONSTRUCT { ?s a ex:Song } WHERE { ?s a ex:Song }") << Options{};
+            proxy->callMethod(call);
+          }).rfind("org.quarry.Store1.Error.InvalidArgument", 0) == 0);
+    InsertSongs(bus, 20);
+    CHECK(ErrorOf([&] {
+            auto call = proxy->createMethodCall(kSteroids, "QueryRows");
+            call << kAll << Options{{"max_bytes", sdbus::Variant(uint32_t{64})}};
+            proxy->callMethod(call);
+          }).rfind("org.quarry.Store1.Error.ReplyTooLarge", 0) == 0);
+    // Arguments of the wrong signature never reach the method.
+    CHECK(ErrorOf([&] {
+            proxy->callMethod("SparqlQuery").onInterface(kResources).withArguments(int32_t{1});
+          }).rfind("org.freedesktop.DBus.Error.InvalidArgs", 0) == 0);
+    // The connection is still good after all that.
+    CHECK(peer.Query(kAll).size() == 20);
+  }
+
+  SUBCASE("a reply larger than the socket buffer, and replies racing it") {
+    // 600 rows of 8 KiB titles: a reply of about 5 MB, written in many sends.
+    std::vector<std::string> updates;
+    for (int i = 0; i < 600; ++i) {
+      updates.push_back(fmt::format("INSERT DATA {{ <urn:song-{:03}> a ex:Song ; ex:title \"{}{}\" }}",
+                                    i, i, std::string(8192, 'a' + i % 26)));
+    }
+    bus.Batch(updates);
+    const Rows through_bus = bus.Query(kAll);
+    REQUIRE(through_bus.size() == 600);
+    std::vector<std::thread> readers;
+    std::vector<int> same(4, 0);
+    for (int i = 0; i < 4; ++i) {
+      readers.emplace_back([&, i] {
+        StoreClient own(address);
+        same[i] = own.Query(kAll) == through_bus && QueryRows(*sdbus::createSessionBusConnectionWithAddress(address), kAll) == through_bus;
+      });
+    }
+    CHECK(peer.Query(kAll) == through_bus);
+    for (auto& reader : readers) reader.join();
+    for (const int ok : same) CHECK(ok == 1);
+  }
+
+  SUBCASE("Steroids.Query writes the rows into a descriptor passed through the socket") {
+    InsertSongs(bus, 25);
+    int ends[2];
+    REQUIRE(::pipe2(ends, O_CLOEXEC) == 0);
+    std::string bytes;
+    std::thread drain([&] {
+      char buffer[4096];
+      for (ssize_t got; (got = ::read(ends[0], buffer, sizeof buffer)) > 0;) bytes.append(buffer, got);
+      ::close(ends[0]);
+    });
+    const std::vector<std::string> names = peer.Stream(kAll, ends[1]);
+    drain.join();
+    CHECK(names == std::vector<std::string>{"s", "n"});
+    const std::vector<StreamRow> rows = ReadRows(bytes);
+    const Rows through_bus = bus.Query(kAll);
+    REQUIRE(rows.size() == through_bus.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      REQUIRE(rows[i].size() == 2);
+      CHECK(rows[i][0].text == through_bus[i][0]);
+      CHECK(rows[i][1].text == through_bus[i][1]);
+    }
+    // A bad option closes the descriptor and names the error.
+    REQUIRE(::pipe2(ends, O_CLOEXEC) == 0);
+    CHECK(ErrorOf([&] {
+            peer.Stream(kAll, ends[1], Options{{"version", sdbus::Variant(int32_t{99})}});
+          }).rfind("org.quarry.Store1.Error.Unsupported", 0) == 0);
+    pollfd readable{ends[0], POLLIN, 0};
+    REQUIRE(::poll(&readable, 1, 20000) == 1);
+    char byte = 0;
+    CHECK(::read(ends[0], &byte, 1) == 0);  // EOF: the store holds no copy of the write end
+    ::close(ends[0]);
+  }
 }
 
 }  // namespace

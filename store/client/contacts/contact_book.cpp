@@ -92,12 +92,15 @@ Result<std::vector<Contact>> ContactBook::FetchAll() {
 }
 
 Result<std::vector<Contact>> ContactBook::FetchByUid(const std::vector<std::string>& uids) {
-  // Each UID once, in the order asked.
-  std::vector<std::string> unique;
-  std::set<std::string_view> seen;
-  for (const auto& uid : uids) {
-    if (seen.insert(uid).second) unique.push_back(uid);
+  // Each UID once, in the order asked (a list of one is that already: no copy).
+  std::vector<std::string> deduplicated;
+  if (uids.size() > 1) {
+    std::set<std::string_view> seen;
+    for (const auto& uid : uids) {
+      if (seen.insert(uid).second) deduplicated.push_back(uid);
+    }
   }
+  const std::vector<std::string>& unique = uids.size() > 1 ? deduplicated : uids;
   // Records by UID, one statement per kMaxUidsPerQuery; record-less contacts from their nco
   // data (contact_statements.h).
   if (options_.records) {

@@ -112,10 +112,9 @@ std::string EncodeRecord(const Contact& c) {
   return out;
 }
 
-std::optional<Contact> DecodeRecord(std::string_view record) {
-  if (!record.starts_with(kRecordMagic)) return std::nullopt;
+bool DecodeRecordInto(std::string_view record, Contact& c) {
+  if (!record.starts_with(kRecordMagic)) return false;
   Reader r{record, kRecordMagic.size()};
-  Contact c;
   r.Get(c.uid);
   r.Get(c.full_name);
   r.Get(c.name.family);
@@ -156,7 +155,12 @@ std::optional<Contact> DecodeRecord(std::string_view record) {
   r.GetList(c.notes);
   r.Get(c.photo);
   r.GetList(c.categories);
-  if (!r.ok || r.at != record.size()) return std::nullopt;
+  return r.ok && r.at == record.size();
+}
+
+std::optional<Contact> DecodeRecord(std::string_view record) {
+  std::optional<Contact> c(std::in_place);
+  if (!DecodeRecordInto(record, *c)) return std::nullopt;
   return c;
 }
 

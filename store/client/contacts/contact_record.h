@@ -25,5 +25,9 @@ std::string EncodeRecord(const Contact& contact);
 // The contact of `record`; nullopt when it is not a record of this version (the reader then
 // falls back to the nco data).
 std::optional<Contact> DecodeRecord(std::string_view record);
+// The same, decoded into `contact` in place (no Contact moved; the readers decode straight into
+// the vector they return). False as DecodeRecord's nullopt, `contact` then partly written.
+// Every field of `contact` is assigned (lists resized), so a reused Contact needs no clearing.
+bool DecodeRecordInto(std::string_view record, Contact& contact);
 
 }  // namespace quarry::contacts

@@ -271,73 +271,145 @@ Result<IdContacts> ContactBook::Statements::ReadAll() {
   return std::move(assembler).Take();
 }
 
-Result<ContactBook::Statements::RecordRows> ContactBook::Statements::RecordRowsOf(Cursor& cursor,
-                                                                                 size_t expected) {
-  RecordRows rows;
-  rows.reserve(expected);
+Result<Statement*> ContactBook::Statements::SlotShape(std::array<Statement*, 8>& cache,
+                                                      const char* kind, size_t slots,
+                                                      const Text& sparql) {
+  // 1, 16, 32, … kMaxUidsPerQuery: index 0 for one slot, else log2(slots) - 3.
+  size_t index = 0;
+  if (slots > 1) {
+    for (size_t s = kShortUidList; s < slots; s *= 2) ++index;
+    ++index;
+  }
+  if (index < cache.size() && cache[index] != nullptr) return cache[index];
+  QUARRY_ASSIGN_OR_RETURN(Statement * statement,
+                          Shape(fmt::format("{}/{}", kind, slots), sparql));
+  if (index < cache.size()) cache[index] = statement;
+  return statement;
+}
+
+Result<void> ContactBook::Statements::Buffer(Cursor& cursor, int key_column) {
+  rows_.clear();
+  bytes_.clear();
   while (true) {
     QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
     if (!has_row) break;
-    RecordRow& row = rows.emplace_back();
+    BufferedRow& row = rows_.emplace_back();
     row.id = cursor.GetInteger(0);
-    if (cursor.IsBound(1)) row.contact = DecodeRecord(cursor.GetString(1));
+    if (cursor.IsBound(1)) {
+      const std::string_view record = cursor.GetString(1);
+      row.has_record = true;
+      row.record_at = bytes_.size();
+      row.record_size = record.size();
+      bytes_ += record;
+    }
+    if (key_column >= 0) {
+      const std::string_view key = cursor.GetString(key_column);
+      row.key_at = bytes_.size();
+      row.key_size = key.size();
+      bytes_ += key;
+    }
   }
-  return rows;
+  return {};
+}
+
+void ContactBook::Statements::ReleaseBuffer() {
+  if (bytes_.capacity() > kKeptBufferBytes) std::string().swap(bytes_);
+  if (rows_.capacity() * sizeof(BufferedRow) > kKeptBufferBytes) {
+    std::vector<BufferedRow>().swap(rows_);
+  }
+}
+
+ContactBook::Statements::RecordRows ContactBook::Statements::Decode(
+    const std::vector<size_t>& order) {
+  RecordRows out;
+  out.contacts.resize(order.size());  // made once, in place: no Contact moved on growth
+  for (size_t i = 0; i < order.size(); ++i) {
+    const BufferedRow& row = rows_[order[i]];
+    auto& [id, contact] = out.contacts[i];
+    id = row.id;
+    if (!row.has_record || !DecodeRecordInto(row.Record(bytes_), contact)) {
+      contact = Contact{};  // a failed decode may have written part of it
+      out.missing.push_back(i);
+    }
+  }
+  ReleaseBuffer();
+  return out;
+}
+
+ContactBook::Statements::RecordRows ContactBook::Statements::DecodeAll() {
+  order_.resize(rows_.size());
+  for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+  return Decode(order_);
 }
 
 Result<ContactBook::Statements::RecordRows> ContactBook::Statements::RecordsOfUids(
     const std::vector<std::string>& uids, size_t begin, size_t end) {
   const size_t slots = UidSlots(end - begin);
-  QUARRY_ASSIGN_OR_RETURN(Cursor cursor,
-                          RunUids(
-                              fmt::format("uids/record/{}", slots),
-                              [slots] { return RecordUidsText(slots); }, uids, begin, end));
-  // By UID, then in the order asked.
-  std::unordered_map<std::string, RecordRow> of_uid;
-  of_uid.reserve(end - begin);
-  while (true) {
-    QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor.Next());
-    if (!has_row) break;
-    RecordRow row{cursor.GetInteger(0), std::nullopt};
-    if (cursor.IsBound(1)) row.contact = DecodeRecord(cursor.GetString(1));
-    of_uid.emplace(std::string(cursor.GetString(2)), std::move(row));
+  QUARRY_ASSIGN_OR_RETURN(Statement * statement,
+                          SlotShape(record_uids_, "uids/record", slots,
+                                    [slots] { return RecordUidsText(slots); }));
+  BindUids(*statement, uids, begin, end);
+  QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
+  QUARRY_TRY(Buffer(cursor, /*key_column=*/2));
+  // The rows come in index order: put them in the order asked, each UID once (the first row
+  // of a UID stored twice).
+  order_.clear();
+  if (rows_.size() <= kShortUidList) {
+    std::array<bool, kShortUidList> used{};
+    for (size_t i = begin; i < end; ++i) {
+      for (size_t r = 0; r < rows_.size(); ++r) {
+        if (rows_[r].Key(bytes_) != uids[i]) continue;
+        if (!used[r]) order_.push_back(r);
+        // Every row of this UID is spent: a UID asked twice gives its contact once.
+        for (size_t k = r; k < rows_.size(); ++k) {
+          if (rows_[k].Key(bytes_) == uids[i]) used[k] = true;
+        }
+        break;
+      }
+    }
+  } else {
+    std::unordered_map<std::string_view, size_t> of_uid;  // views into bytes_
+    of_uid.reserve(rows_.size());
+    for (size_t r = 0; r < rows_.size(); ++r) of_uid.emplace(rows_[r].Key(bytes_), r);
+    for (size_t i = begin; i < end; ++i) {
+      const auto found = of_uid.find(uids[i]);
+      if (found == of_uid.end()) continue;
+      order_.push_back(found->second);
+      of_uid.erase(found);  // each once
+    }
   }
-  RecordRows rows;
-  rows.reserve(of_uid.size());
-  for (size_t i = begin; i < end; ++i) {
-    const auto found = of_uid.find(uids[i]);
-    if (found == of_uid.end()) continue;
-    rows.push_back(std::move(found->second));
-    of_uid.erase(found);  // each once
-  }
-  return rows;
+  return Decode(order_);
 }
 
 Result<ContactBook::Statements::RecordRows> ContactBook::Statements::RecordsOfIds(
     const std::vector<int64_t>& ids, size_t begin, size_t end) {
   const size_t slots = UidSlots(end - begin);
-  QUARRY_ASSIGN_OR_RETURN(Statement * statement, Shape(fmt::format("ids/record/{}", slots),
-                                                       [slots] { return RecordIdsText(slots); }));
+  QUARRY_ASSIGN_OR_RETURN(Statement * statement,
+                          SlotShape(record_ids_, "ids/record", slots,
+                                    [slots] { return RecordIdsText(slots); }));
   const std::vector<std::string>& names = SlotNames('i');
   for (size_t i = 0; i < slots; ++i) {
     statement->BindInteger(names[i], ids[std::min(begin + i, end - 1)]);
   }
   QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
-  QUARRY_ASSIGN_OR_RETURN(RecordRows found, RecordRowsOf(cursor, end - begin));
+  QUARRY_TRY(Buffer(cursor, /*key_column=*/-1));
+  // An ID without a row: a placeholder row without record (maybe no contact: Complete decides).
   std::unordered_map<int64_t, size_t> index_of;
-  for (size_t i = 0; i < found.size(); ++i) index_of.emplace(found[i].id, i);
-  RecordRows rows;
-  rows.reserve(end - begin);
+  index_of.reserve(rows_.size());
+  for (size_t r = 0; r < rows_.size(); ++r) index_of.emplace(rows_[r].id, r);
+  order_.clear();
   for (size_t i = begin; i < end; ++i) {
     const auto at = index_of.find(ids[i]);
-    if (at == index_of.end()) {
-      rows.push_back({ids[i], std::nullopt});  // no record: maybe no contact, Complete decides
+    if (at != index_of.end()) {
+      order_.push_back(at->second);
+      index_of.erase(at);  // each once: a repeated ID is read (or dropped) by Complete
       continue;
     }
-    rows.push_back(std::move(found[at->second]));
-    index_of.erase(at);  // each once
+    order_.push_back(rows_.size());
+    BufferedRow& placeholder = rows_.emplace_back();
+    placeholder.id = ids[i];
   }
-  return rows;
+  return Decode(order_);
 }
 
 Result<ContactBook::Statements::RecordRows> ContactBook::Statements::FindRecords(
@@ -350,37 +422,61 @@ Result<ContactBook::Statements::RecordRows> ContactBook::Statements::FindRecords
   statement->BindString("low", range.low);
   if (!range.high.empty()) statement->BindString("high", range.high);
   QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
-  return RecordRowsOf(cursor, 0);
+  QUARRY_TRY(Buffer(cursor, /*key_column=*/-1));
+  return DecodeAll();
 }
 
 Result<ContactBook::Statements::RecordRows> ContactBook::Statements::AllRecords() {
   QUARRY_ASSIGN_OR_RETURN(Statement * statement, Shape("all/record", [] { return AllRecordsText(); }));
   QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
-  return RecordRowsOf(cursor, 0);
+  QUARRY_TRY(Buffer(cursor, /*key_column=*/-1));
+  return DecodeAll();
 }
 
 Result<IdContacts> ContactBook::Statements::Complete(RecordRows rows) {
+  if (rows.missing.empty()) return std::move(rows.contacts);  // every row had its record
   std::vector<int64_t> missing;
-  for (const auto& row : rows) {
-    if (!row.contact) missing.push_back(row.id);
-  }
-  std::unordered_map<int64_t, Contact> read;
-  if (!missing.empty()) {
-    QUARRY_ASSIGN_OR_RETURN(IdContacts natural, ReadIds(missing));
-    for (auto& [id, contact] : natural) read.emplace(id, std::move(contact));
-  }
-  IdContacts contacts;
-  contacts.reserve(rows.size());
-  for (auto& row : rows) {
-    if (row.contact) {
-      contacts.emplace_back(row.id, std::move(*row.contact));
-    } else if (const auto found = read.find(row.id); found != read.end()) {
-      contacts.emplace_back(row.id, std::move(found->second));
-      read.erase(found);  // each once
+  missing.reserve(rows.missing.size());
+  for (const size_t at : rows.missing) missing.push_back(rows.contacts[at].first);
+  QUARRY_ASSIGN_OR_RETURN(IdContacts natural, ReadIds(missing));
+  std::unordered_map<int64_t, Contact*> read;
+  read.reserve(natural.size());
+  for (auto& [id, contact] : natural) read.emplace(id, &contact);
+  // Missing rows filled from the nco reads, each once; the rest (no contact) dropped.
+  std::vector<bool> drop(rows.contacts.size(), false);
+  for (const size_t at : rows.missing) {
+    auto& [id, contact] = rows.contacts[at];
+    const auto found = read.find(id);
+    if (found == read.end()) {
+      drop[at] = true;
+      continue;
     }
+    contact = std::move(*found->second);
+    read.erase(found);
   }
-  return contacts;
+  IdContacts& contacts = rows.contacts;
+  size_t kept = 0;
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    if (drop[i]) continue;
+    if (kept != i) contacts[kept] = std::move(contacts[i]);
+    ++kept;
+  }
+  contacts.erase(contacts.begin() + static_cast<std::ptrdiff_t>(kept), contacts.end());
+  return std::move(contacts);
 }
+
+namespace {
+// Appends `chunk` to `rows` (the missing positions shifted by the rows before it).
+void Append(ContactBook::Statements::RecordRows& rows, ContactBook::Statements::RecordRows chunk) {
+  if (rows.contacts.empty()) {
+    rows = std::move(chunk);
+    return;
+  }
+  const size_t offset = rows.contacts.size();
+  for (const size_t at : chunk.missing) rows.missing.push_back(offset + at);
+  std::move(chunk.contacts.begin(), chunk.contacts.end(), std::back_inserter(rows.contacts));
+}
+}  // namespace
 
 Result<IdContacts> ContactBook::Statements::FetchUids(const std::vector<std::string>& uids) {
   RecordRows rows;
@@ -388,22 +484,17 @@ Result<IdContacts> ContactBook::Statements::FetchUids(const std::vector<std::str
     QUARRY_ASSIGN_OR_RETURN(
         RecordRows chunk,
         RecordsOfUids(uids, begin, std::min(uids.size(), begin + kMaxUidsPerQuery)));
-    if (rows.empty()) {
-      rows = std::move(chunk);
-    } else {
-      std::move(chunk.begin(), chunk.end(), std::back_inserter(rows));
-    }
+    Append(rows, std::move(chunk));
   }
   return Complete(std::move(rows));
 }
 
 Result<IdContacts> ContactBook::Statements::FetchIds(const std::vector<int64_t>& ids) {
   RecordRows rows;
-  rows.reserve(ids.size());
   for (size_t begin = 0; begin < ids.size(); begin += kMaxUidsPerQuery) {
     QUARRY_ASSIGN_OR_RETURN(RecordRows chunk,
                             RecordsOfIds(ids, begin, std::min(ids.size(), begin + kMaxUidsPerQuery)));
-    std::move(chunk.begin(), chunk.end(), std::back_inserter(rows));
+    Append(rows, std::move(chunk));
   }
   return Complete(std::move(rows));
 }

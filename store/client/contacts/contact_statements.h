@@ -26,6 +26,7 @@
 // Thread-safety: like the book's Connection (one thread at a time).
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -67,22 +68,22 @@ class ContactBook::Statements {
   // Every contact, whole: each group read entire, no ID list.
   Result<IdContacts> ReadAll();
 
-  // The record route. A row per contact found: its ID and its decoded record, or nullopt when
-  // it has none (or one this version cannot read).
-  struct RecordRow {
-    int64_t id = 0;
-    std::optional<Contact> contact;
+  // The record route. The contacts found, in the order asked: those with a record decoded in
+  // place (straight into the vector returned, no Contact moved), the others (no record, or one
+  // this version cannot read) left empty with their positions in `missing`, for Complete.
+  struct RecordRows {
+    IdContacts contacts;
+    std::vector<size_t> missing;  // ascending
   };
-  using RecordRows = std::vector<RecordRow>;
   // uids[begin, end) (end - begin <= kMaxUidsPerQuery) in the order of the UIDs, unknown
   // ones skipped.
   Result<RecordRows> RecordsOfUids(const std::vector<std::string>& uids, size_t begin, size_t end);
-  // ids[begin, end) in their order; an ID without a record gives a row without contact (it may
-  // be no contact at all: Complete decides).
+  // ids[begin, end) in their order; an ID without a record is a missing row (it may be no
+  // contact at all: Complete decides).
   Result<RecordRows> RecordsOfIds(const std::vector<int64_t>& ids, size_t begin, size_t end);
   Result<RecordRows> FindRecords(const ContactFilter& filter);
   Result<RecordRows> AllRecords();
-  // The contacts of `rows`, in their order: the record-less ones read by ReadIds (one more
+  // The contacts of `rows`, in their order: the missing ones read by ReadIds (one more
   // statement per kMaxUidsPerQuery of them, none when every row had its record); IDs that are
   // no contact are dropped.
   Result<IdContacts> Complete(RecordRows rows);
@@ -123,15 +124,47 @@ class ContactBook::Statements {
                          const std::vector<std::string>& uids, size_t begin, size_t end);
   // The statement of filter `kind` (`uids`: FindUidsText, else FindText), its range bound.
   Result<Cursor> RunFind(const ContactFilter& filter, bool uids);
-  // Rows of (ID, record) from `cursor`: columns 0 (the ID) and 1 (the record, maybe unbound).
-  static Result<RecordRows> RecordRowsOf(Cursor& cursor, size_t expected);
+  // The rows of a record read, copied out of SQLite's memory before any is decoded (the
+  // views die at the next step): their count is then known, so the contacts are made once in
+  // a vector of the right size and decoded in place. Reused across reads (no allocation per
+  // read once warm; a buffer grown past kKeptBufferBytes by a big read is released after it).
+  struct BufferedRow {
+    int64_t id = 0;
+    bool has_record = false;
+    size_t record_at = 0, record_size = 0;  // in bytes_
+    size_t key_at = 0, key_size = 0;        // column `key_column` (the UID), when asked
+    std::string_view Record(const std::string& bytes) const {
+      return std::string_view(bytes).substr(record_at, record_size);
+    }
+    std::string_view Key(const std::string& bytes) const {
+      return std::string_view(bytes).substr(key_at, key_size);
+    }
+  };
+  static constexpr size_t kKeptBufferBytes = size_t{1} << 20;
+  // Rows of (ID, record, [key]) from `cursor` into rows_/bytes_: column 0 the ID, 1 the record
+  // (maybe unbound), `key_column` (if >= 0) a text key.
+  Result<void> Buffer(Cursor& cursor, int key_column);
+  void ReleaseBuffer();
+  // The buffered rows `order` (indexes into rows_) as RecordRows, decoded in place.
+  RecordRows Decode(const std::vector<size_t>& order);
+  // Every buffered row, in row order.
+  RecordRows DecodeAll();
+  // The statement of a slotted shape, found by slot count without building its key.
+  Result<Statement*> SlotShape(std::array<Statement*, 8>& cache, const char* kind, size_t slots,
+                               const Text& sparql);
+
   Result<void> ReadChunk(const std::vector<int64_t>& ids, size_t begin, size_t end,
                          IdContacts& out);
   void BindUids(Statement& statement, const std::vector<std::string>& uids, size_t begin,
                 size_t end);
 
   Connection& connection_;
-  std::map<std::string, Statement> prepared_;  // by shape key
+  std::map<std::string, Statement> prepared_;  // by shape key (nodes: stable addresses)
+  std::array<Statement*, 8> record_uids_{};      // by SlotIndex: "uids/record/<slots>"
+  std::array<Statement*, 8> record_ids_{};       // "ids/record/<slots>"
+  std::vector<BufferedRow> rows_;
+  std::string bytes_;
+  std::vector<size_t> order_;
   size_t executions_ = 0;
 };
 

@@ -1,6 +1,7 @@
 // Expressions: FILTER conditions, BIND and SELECT expressions, ORDER BY keys.
 #include <fmt/format.h>
 
+#include "store/schema/quad_table.h"
 #include "store/sparql/translate/builtin_helpers.h"
 
 namespace quarry::sparql::translate {
@@ -359,6 +360,22 @@ Result<SqlExpr> Translator::AggregateExpr(const Aggregate& aggregate, const Frag
     }
   }
   return Error(Errc::kInternal, "unknown aggregate");
+}
+
+Result<std::optional<std::string>> Translator::ProjectedTerm(const Expr& expr, const Fragment& scope) {
+  const auto* aggregate = std::get_if<Aggregate>(&expr.node);
+  // Only a variable's own terms: an expression over them (IF, COALESCE) keeps the term ID of an
+  // argument (KeepArguments), not of its result.
+  if (!open_mode_ || !aggregate || !aggregate->arg ||
+      !std::holds_alternative<Term>(aggregate->arg->node) ||
+      (aggregate->op != AggregateOp::kSum && aggregate->op != AggregateOp::kAvg)) {
+    return std::optional<std::string>();
+  }
+  QUARRY_ASSIGN_OR_RETURN(const SqlExpr arg, Expression(*aggregate->arg, scope));
+  if (arg.term_id.empty() || arg.is_aggregate) return std::optional<std::string>();
+  return std::optional<std::string>(
+      fmt::format("quarry_term_{}({}{})", aggregate->op == AggregateOp::kSum ? "sum" : "avg",
+                  aggregate->distinct ? "DISTINCT " : "", schema::TermOutputSql(arg.term_id)));
 }
 
 namespace {

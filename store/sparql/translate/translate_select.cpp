@@ -91,7 +91,13 @@ Result<void> Project(Translator& translator, const Query& query, const Fragment&
       continue;
     }
     QUARRY_ASSIGN_OR_RETURN(SqlExpr value, translator.Expression(*item.expr, fragment, true));
-    add(name, value);
+    QUARRY_ASSIGN_OR_RETURN(const std::optional<std::string> typed, translator.ProjectedTerm(*item.expr, fragment));
+    if (typed) {
+      select_list.push_back(fmt::format("{} AS {}", *typed, schema::Quote(name)));
+      output.columns.push_back(OutputColumn{name, ColumnKind::kTerm});
+    } else {
+      add(name, value);
+    }
     translator.projected().emplace(name, value);
   }
   return Ok();
@@ -117,6 +123,17 @@ Result<std::string> translate::SolutionTail(Translator& translator, const Soluti
     sql += fmt::format("{}{}{}", i == 0 ? " ORDER BY " : ", ", key_sql, order.descending ? " DESC" : "");
   }
   return sql + Modifiers(modifiers);
+}
+
+Result<void> translate::BindGroupAliases(Translator& translator, const SolutionModifiers& modifiers,
+                                         Fragment& fragment) {
+  for (const GroupCondition& condition : modifiers.group_by) {
+    if (!condition.variable || fragment.vars.count(condition.variable->name)) continue;
+    QUARRY_ASSIGN_OR_RETURN(SqlExpr key, translator.Expression(condition.expr, fragment));
+    fragment.vars.emplace(condition.variable->name, std::move(key));
+    fragment.var_order.push_back(condition.variable->name);
+  }
+  return Ok();
 }
 
 namespace {
@@ -198,6 +215,7 @@ Result<SqlQuery> TranslateQuery(const Query& query, const ontology::Ontology& on
     translator.output().columns.push_back({"ask", ColumnKind::kLiteral, ontology::ValueType::kBoolean});
     return std::move(translator.output());
   }
+  QUARRY_TRY(translate::BindGroupAliases(translator, query.modifiers, fragment));
   std::vector<std::string> select_list;
   QUARRY_TRY(Project(translator, query, fragment, select_list));
   QUARRY_ASSIGN_OR_RETURN(std::string tail, translate::SolutionTail(translator, query.modifiers, fragment));

@@ -48,6 +48,7 @@ Result<Fragment> SubQueryBody(Translator& translator, const SubSelect& select, c
     QUARRY_ASSIGN_OR_RETURN(Fragment data, translator.Values(*select.values));
     QUARRY_TRY(translator.Join(where, std::move(data)));
   }
+  QUARRY_TRY(BindGroupAliases(translator, select.modifiers, where));
   QUARRY_ASSIGN_OR_RETURN(const std::vector<ProjectedVar> projected, Projection(translator, select.select, where));
   QUARRY_ASSIGN_OR_RETURN(const std::string tail, SolutionTail(translator, select.modifiers, where));
   const std::string alias = translator.NewAlias("s");

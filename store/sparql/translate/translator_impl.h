@@ -133,6 +133,10 @@ class Translator {
   Result<SqlExpr> FtsFunction(const FunctionCall& call, const Fragment& scope);
   std::map<std::string, SqlExpr>& projected() { return projected_; }
   const ontology::Ontology& ontology() const { return ontology_; }
+  // Open mode: the output form (kTerm column) of a projected SUM or AVG of quad-table terms,
+  // typed by XPath's promotion with exact decimals (quarry_term_sum/avg,
+  // sql_aggregate_functions.cpp); nullopt for any other expression.
+  Result<std::optional<std::string>> ProjectedTerm(const Expr& expr, const Fragment& scope);
 
  private:
   Result<void> AddTriple(Fragment& fragment, const TriplePattern& triple,
@@ -207,5 +211,9 @@ std::string TermEqual(const SqlExpr& a, const SqlExpr& b);
 // GROUP BY, HAVING, ORDER BY, LIMIT/OFFSET of a query or sub-select (translate_select.cpp).
 Result<std::string> SolutionTail(Translator& translator, const SolutionModifiers& modifiers,
                                  const Fragment& fragment);
+// GROUP BY (expression AS ?name): binds ?name to the key's expression, so the projection,
+// HAVING and ORDER BY see it (§18.2.4.1); a name the pattern binds already is left alone.
+Result<void> BindGroupAliases(Translator& translator, const SolutionModifiers& modifiers,
+                              Fragment& fragment);
 
 }  // namespace quarry::sparql::translate
