@@ -123,16 +123,6 @@ std::string FtsInsertRowSql(const ontology::Ontology& ontology) {
                      ColumnList(properties, ""));
 }
 
-std::string FtsInsertRowsSql(const ontology::Ontology& ontology,
-                             const std::vector<const ontology::Property*>& applicable) {
-  const auto properties = FulltextProperties(ontology);
-  if (properties.empty()) return {};
-  return fmt::format("{}INSERT INTO {}(rowid{}) SELECT ID{} FROM indexed",
-                     RowValuesCte(ontology, properties, "R.ID IN (SELECT value FROM json_each(?1))",
-                                  applicable),
-                     kFtsTable, ColumnList(properties, ""), ColumnList(properties, ""));
-}
-
 std::string FtsSelectRowsSql(const ontology::Ontology& ontology, std::string_view rows,
                              const std::vector<const ontology::Property*>& applicable) {
   const auto properties = FulltextProperties(ontology);

@@ -26,14 +26,10 @@ std::vector<std::string> RebuildFtsSql(const ontology::Ontology& ontology);
 // Statements taking the resource ID as parameter ?1; empty when there is no full-text property.
 std::string FtsDeleteRowSql(const ontology::Ontology& ontology);
 std::string FtsInsertRowSql(const ontology::Ontology& ontology);
-// The same for many resources at once: ?1 is a JSON array of IDs (the engine now uses the
-// split form below: an INSERT ... SELECT opens a statement journal, and FTS5 flushes at it).
-// `applicable` narrows the look-ups to properties the resources can have (empty = all).
-std::string FtsInsertRowsSql(const ontology::Ontology& ontology,
-                             const std::vector<const ontology::Property*>& applicable = {});
-
-// The split form of the statements above: a read of the rows' values (ID then every full-text
-// column, only resources with some text; `rows` is a condition on R.ID, e.g. "R.ID = ?1"), and
+// The split form the engine writes with (the two above are its single-statement equivalent):
+// a read of the rows' values (ID then every full-text column, only resources with some text;
+// `rows` is a condition on R.ID, e.g. "R.ID = ?1"; `applicable` narrows the look-ups to
+// properties the resources can have, empty = all), and
 // a one-row write of them (?1 the ID, ?2.. the columns; `remove`: FTS5's 'delete' command).
 // A one-row INSERT ... VALUES opens no statement journal, so FTS5 keeps its pending terms until
 // COMMIT; an INSERT ... SELECT opens one, and FTS5 flushes them at its savepoint.

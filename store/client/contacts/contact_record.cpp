@@ -7,17 +7,68 @@
 namespace quarry::contacts {
 namespace {
 
-void Put(std::string& out, std::string_view text) {
-  fmt::format_to(std::back_inserter(out), "{}:", text.size());
-  out += text;
+// The record's fields in their order, for the writer and the reader alike, so the two can
+// never disagree: `io` takes each string (Text), string list (List) and item list (Items:
+// the count, then `each` per item). `C` is Contact or const Contact.
+template <typename C, typename Io>
+void WalkFields(C& c, Io& io) {
+  io.Text(c.uid);
+  io.Text(c.full_name);
+  io.Text(c.name.family);
+  io.Text(c.name.given);
+  io.Text(c.name.additional);
+  io.Text(c.name.prefix);
+  io.Text(c.name.suffix);
+  io.List(c.nicknames);
+  io.Text(c.birthday);
+  io.Text(c.organization);
+  io.Text(c.department);
+  io.Text(c.title);
+  io.Text(c.role);
+  io.Items(c.emails, [&](auto& e) {
+    io.Text(e.address);
+    io.List(e.types);
+  });
+  io.Items(c.phones, [&](auto& p) {
+    io.Text(p.number);
+    io.List(p.types);
+  });
+  io.Items(c.addresses, [&](auto& a) {
+    for (auto* part : {&a.pobox, &a.extended, &a.street, &a.locality, &a.region,
+                       &a.postal_code, &a.country}) {
+      io.Text(*part);
+    }
+    io.List(a.types);
+  });
+  io.Items(c.ims, [&](auto& im) {
+    io.Text(im.protocol);
+    io.Text(im.id);
+  });
+  io.List(c.urls);
+  io.List(c.notes);
+  io.Text(c.photo);
+  io.List(c.categories);
 }
-void PutCount(std::string& out, size_t count) {
-  fmt::format_to(std::back_inserter(out), "{}#", count);
-}
-void PutList(std::string& out, const std::vector<std::string>& list) {
-  PutCount(out, list.size());
-  for (const auto& item : list) Put(out, item);
-}
+
+// `<len>:<bytes>` per string, `<count>#` before a list.
+struct Writer {
+  std::string& out;
+
+  void Text(std::string_view text) {
+    fmt::format_to(std::back_inserter(out), "{}:", text.size());
+    out += text;
+  }
+  void Count(size_t count) { fmt::format_to(std::back_inserter(out), "{}#", count); }
+  void List(const std::vector<std::string>& list) {
+    Count(list.size());
+    for (const auto& item : list) Text(item);
+  }
+  template <typename T, typename Each>
+  void Items(const std::vector<T>& items, Each each) {
+    Count(items.size());
+    for (const auto& item : items) each(item);
+  }
+};
 
 // A one-pass reader; `ok` turns false on the first malformed piece and stays false.
 struct Reader {
@@ -41,7 +92,7 @@ struct Reader {
     ++at;
     return value;
   }
-  void Get(std::string& out) {
+  void Text(std::string& out) {
     const size_t size = Number(':');
     if (!ok || size > in.size() - at) {
       ok = false;
@@ -56,10 +107,14 @@ struct Reader {
     if (ok && count > (in.size() - at) / 2) ok = false;
     return ok ? count : 0;
   }
-  void GetList(std::vector<std::string>& out) {
-    const size_t count = Count();
-    out.resize(count);
-    for (auto& item : out) Get(item);
+  void List(std::vector<std::string>& out) {
+    out.resize(Count());
+    for (auto& item : out) Text(item);
+  }
+  template <typename T, typename Each>
+  void Items(std::vector<T>& items, Each each) {
+    items.resize(Count());
+    for (auto& item : items) each(item);
   }
 };
 
@@ -69,92 +124,15 @@ std::string EncodeRecord(const Contact& c) {
   std::string out;
   out.reserve(512);
   out += kRecordMagic;
-  Put(out, c.uid);
-  Put(out, c.full_name);
-  Put(out, c.name.family);
-  Put(out, c.name.given);
-  Put(out, c.name.additional);
-  Put(out, c.name.prefix);
-  Put(out, c.name.suffix);
-  PutList(out, c.nicknames);
-  Put(out, c.birthday);
-  Put(out, c.organization);
-  Put(out, c.department);
-  Put(out, c.title);
-  Put(out, c.role);
-  PutCount(out, c.emails.size());
-  for (const auto& e : c.emails) {
-    Put(out, e.address);
-    PutList(out, e.types);
-  }
-  PutCount(out, c.phones.size());
-  for (const auto& p : c.phones) {
-    Put(out, p.number);
-    PutList(out, p.types);
-  }
-  PutCount(out, c.addresses.size());
-  for (const auto& a : c.addresses) {
-    for (const std::string* part : {&a.pobox, &a.extended, &a.street, &a.locality, &a.region,
-                                    &a.postal_code, &a.country}) {
-      Put(out, *part);
-    }
-    PutList(out, a.types);
-  }
-  PutCount(out, c.ims.size());
-  for (const auto& im : c.ims) {
-    Put(out, im.protocol);
-    Put(out, im.id);
-  }
-  PutList(out, c.urls);
-  PutList(out, c.notes);
-  Put(out, c.photo);
-  PutList(out, c.categories);
+  Writer writer{out};
+  WalkFields(c, writer);
   return out;
 }
 
 bool DecodeRecordInto(std::string_view record, Contact& c) {
   if (!record.starts_with(kRecordMagic)) return false;
   Reader r{record, kRecordMagic.size()};
-  r.Get(c.uid);
-  r.Get(c.full_name);
-  r.Get(c.name.family);
-  r.Get(c.name.given);
-  r.Get(c.name.additional);
-  r.Get(c.name.prefix);
-  r.Get(c.name.suffix);
-  r.GetList(c.nicknames);
-  r.Get(c.birthday);
-  r.Get(c.organization);
-  r.Get(c.department);
-  r.Get(c.title);
-  r.Get(c.role);
-  c.emails.resize(r.Count());
-  for (auto& e : c.emails) {
-    r.Get(e.address);
-    r.GetList(e.types);
-  }
-  c.phones.resize(r.Count());
-  for (auto& p : c.phones) {
-    r.Get(p.number);
-    r.GetList(p.types);
-  }
-  c.addresses.resize(r.Count());
-  for (auto& a : c.addresses) {
-    for (std::string* part : {&a.pobox, &a.extended, &a.street, &a.locality, &a.region,
-                              &a.postal_code, &a.country}) {
-      r.Get(*part);
-    }
-    r.GetList(a.types);
-  }
-  c.ims.resize(r.Count());
-  for (auto& im : c.ims) {
-    r.Get(im.protocol);
-    r.Get(im.id);
-  }
-  r.GetList(c.urls);
-  r.GetList(c.notes);
-  r.Get(c.photo);
-  r.GetList(c.categories);
+  WalkFields(c, r);
   return r.ok && r.at == record.size();
 }
 
