@@ -115,7 +115,7 @@ class Crawler::Asker {
       }
       std::vector<std::string> batch = TakeBatch();
       lock.unlock();
-      auto children = store_.Children(batch);
+      auto children = store_.ChildrenToCompare(batch);
       lock.lock();
       Answer(batch, std::move(children));
     }
@@ -154,7 +154,7 @@ class Crawler::Asker {
       if (batch.empty()) continue;
       const uint64_t generation = generation_;
       lock.unlock();
-      auto children = thread_store_->Children(batch);
+      auto children = thread_store_->ChildrenToCompare(batch);
       lock.lock();
       if (generation == generation_) Answer(batch, std::move(children));
       answered_.notify_all();
@@ -366,9 +366,28 @@ bool Crawler::Admit(const Item& item, const RawEntry& entry) {
 }
 
 Result<void> Crawler::Write(Item& item, const FolderChanges& changes) {
+  // The known children came without the files' IRIs (ChildrenToCompare): a changed or deleted
+  // one asks the folder's children with theirs, once per folder that has such a change.
+  KnownChildren with_iris;
+  const auto needs_iri = [](const KnownChild* record) { return record->iri.empty(); };
+  const bool ask_iris =
+      std::any_of(changes.deleted.begin(), changes.deleted.end(), [&](const auto& d) { return needs_iri(d.second); }) ||
+      std::any_of(changes.changed.begin(), changes.changed.end(), [&](const auto& c) { return needs_iri(c.second); });
+  if (ask_iris) {
+    QUARRY_ASSIGN_OR_RETURN(auto children, store_.Children({item.iri}));
+    with_iris.swap(children[item.iri]);
+  }
+  // Empty: the store no longer holds it (nothing to delete; a change is written as new).
+  const auto iri_of = [&](const std::string& name, const KnownChild* record) -> std::string {
+    if (!record->iri.empty()) return record->iri;
+    const auto found = with_iris.find(name);
+    return found != with_iris.end() && found->second.kind == record->kind ? found->second.iri : std::string();
+  };
   for (const auto& [name, record] : changes.deleted) {
     ++stats_.deleted;
-    QUARRY_TRY(batcher_.Add(DeleteResource(record->iri, ChildUri(item.uri, name), record->kind)));
+    const std::string iri = iri_of(name, record);
+    if (iri.empty()) continue;
+    QUARRY_TRY(batcher_.Add(DeleteResource(iri, ChildUri(item.uri, name), record->kind)));
   }
   for (const DiskChild* child : changes.created) {
     ++stats_.created;
@@ -382,10 +401,13 @@ Result<void> Crawler::Write(Item& item, const FolderChanges& changes) {
   for (const auto& [child, record] : changes.changed) {
     ++stats_.changed;
     const bool is_file = child->kind == EntryKind::kFile;
-    FileFacts facts{record->iri, ChildUri(item.uri, child->name), child->name, child->kind,
-                    child->size, child->mtime_us, child->created_us, "", item.iri};
+    std::string iri = iri_of(child->name, record);
+    const bool is_gone = iri.empty();
+    FileFacts facts{is_gone ? NewResourceIri() : std::move(iri), ChildUri(item.uri, child->name), child->name,
+                    child->kind, child->size, child->mtime_us, child->created_us, "", item.iri};
     if (is_file) facts.mime_type = mime_.Detect(child->name, item.path);
-    QUARRY_TRY(batcher_.Add(UpdateResource(facts), is_file ? std::optional(facts.uri) : std::nullopt));
+    QUARRY_TRY(batcher_.Add(is_gone ? InsertResource(facts) : UpdateResource(facts),
+                            is_file ? std::optional(facts.uri) : std::nullopt));
   }
   for (const auto& [child, record] : changes.descend) Queue(item, *child, record->iri, false);
   return Ok();

@@ -5,9 +5,10 @@
 // stat'ed relative to it, so no path is rebuilt per file; a path string is built per folder
 // (for the monitor and URIs) and per new or changed file only. The children the store knows
 // are asked for the folder being processed and the known folders queued behind it together,
-// up to kFoldersPerQuery in one query (IndexStore::Children), so a restart costs one query per
-// batch of folders, not one per folder; then DiffFolder against the listing, and the
-// resulting writes queued on the UpdateBatcher. Given a second IndexStore (`ahead`: its own
+// up to kFoldersPerQuery in one query (IndexStore::ChildrenToCompare: the files without their
+// IRIs), so a restart costs one query per batch of folders, not one per folder; then
+// DiffFolder against the listing, and the resulting writes queued on the UpdateBatcher (a
+// folder with a changed or deleted file asks IndexStore::Children for its IRIs first). Given a second IndexStore (`ahead`: its own
 // connection), a thread of the crawler asks it for the folders queued so far while the crawler
 // lists and stats the current ones, so a restart waits for the store only where the crawl
 // outruns it (one query at a time, each taking every folder queued since the last, up to

@@ -18,6 +18,21 @@ Result<KnownChild> ReadChild(Cursor& cursor, int first, std::string iri) {
   return child;
 }
 
+// KnownChildrenQuery without the files' IRIs: IF evaluates the IRI's look-up (a correlated
+// subquery on the Resource table) only for the folders' rows, so a crawl's comparison costs
+// the store no IRI per file; a change that needs one asks Children() for its folder.
+std::string ChildrenToCompareQuery(const std::vector<std::string>& folder_iris) {
+  std::string folders;
+  folders.reserve(folder_iris.size() * 64);
+  for (size_t i = 0; i < folder_iris.size(); ++i) fmt::format_to(std::back_inserter(folders), " (<{}> {})", folder_iris[i], i);
+  return fmt::format(
+      "SELECT ?k ?name (IF(BOUND(?folder), STR(?r), \"\") AS ?iri) ?mtime ?size (BOUND(?folder) AS ?isFolder) {{ "
+      "VALUES (?c ?k) {{{} }} ?r nfo:belongsToContainer ?c ; nfo:fileName ?name ; "
+      "nfo:fileLastModified ?mtime . OPTIONAL {{ ?r nfo:fileSize ?size }} "
+      "OPTIONAL {{ ?r a ?folder FILTER (?folder = nfo:Folder) }} }}",
+      folders);
+}
+
 }  // namespace
 
 ConnectionIndexStore::ConnectionIndexStore(Connection& connection) : connection_(connection) {
@@ -26,12 +41,22 @@ ConnectionIndexStore::ConnectionIndexStore(Connection& connection) : connection_
 
 Result<std::unordered_map<std::string, KnownChildren>> ConnectionIndexStore::Children(
     const std::vector<std::string>& folder_iris) {
+  return Ask(folder_iris, true);
+}
+
+Result<std::unordered_map<std::string, KnownChildren>> ConnectionIndexStore::ChildrenToCompare(
+    const std::vector<std::string>& folder_iris) {
+  return Ask(folder_iris, false);
+}
+
+Result<std::unordered_map<std::string, KnownChildren>> ConnectionIndexStore::Ask(
+    const std::vector<std::string>& folder_iris, bool file_iris) {
   std::unordered_map<std::string, KnownChildren> children;
   if (folder_iris.empty()) return children;
   std::vector<KnownChildren*> by_index;  // the query names each folder by its index
   by_index.reserve(folder_iris.size());
   for (const std::string& iri : folder_iris) by_index.push_back(&children[iri]);
-  auto cursor = connection_.Query(KnownChildrenQuery(folder_iris));
+  auto cursor = connection_.Query(file_iris ? KnownChildrenQuery(folder_iris) : ChildrenToCompareQuery(folder_iris));
   if (!cursor) {
     return std::move(cursor).error().WithContext(
         fmt::format("children of {} and {} more folders", folder_iris.front(), folder_iris.size() - 1));

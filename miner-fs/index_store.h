@@ -1,5 +1,6 @@
 // IndexStore: what miner-fs needs from the store — the known children of a batch of folders
-// (one query through the indexed nfo:belongsToContainer), one resource by URL, and a list of
+// (one query through the indexed nfo:belongsToContainer; for a crawl's comparison without the
+// files' IRIs), one resource by URL, and a list of
 // updates applied in one transaction (BatchSparqlUpdate with source=miner on the bus).
 // ConnectionIndexStore implements it over a quarry::Connection: Bus() in the daemon, Open()
 // (embedded) in tests that need no bus.
@@ -23,6 +24,13 @@ class IndexStore {
   // The known children of each folder in one query (every requested IRI is in the result).
   virtual Result<std::unordered_map<std::string, KnownChildren>> Children(
       const std::vector<std::string>& folder_iris) = 0;
+  // The same for a crawl's comparison: folders keep their IRIs, files may come back without
+  // (an empty KnownChild::iri; Children() of the folder gives it when a change needs it), which
+  // spares the store a look-up of the IRI for every file of a no-change restart.
+  virtual Result<std::unordered_map<std::string, KnownChildren>> ChildrenToCompare(
+      const std::vector<std::string>& folder_iris) {
+    return Children(folder_iris);
+  }
   virtual Result<std::optional<KnownChild>> Lookup(const std::string& uri) = 0;
   virtual Result<void> Apply(const std::vector<std::string>& updates) = 0;
   // One cheap round trip: Ok when the store answers (the miner's retry while it is away).
@@ -35,11 +43,17 @@ class ConnectionIndexStore final : public IndexStore {
   explicit ConnectionIndexStore(Connection& connection);
   Result<std::unordered_map<std::string, KnownChildren>> Children(
       const std::vector<std::string>& folder_iris) override;
+  // Files without their IRI (the store's query projects it for folders only).
+  Result<std::unordered_map<std::string, KnownChildren>> ChildrenToCompare(
+      const std::vector<std::string>& folder_iris) override;
   Result<std::optional<KnownChild>> Lookup(const std::string& uri) override;
   Result<void> Apply(const std::vector<std::string>& updates) override;
   Result<void> Ping() override;
 
  private:
+  Result<std::unordered_map<std::string, KnownChildren>> Ask(const std::vector<std::string>& folder_iris,
+                                                             bool file_iris);
+
   Connection& connection_;
 };
 

@@ -10,6 +10,7 @@
 //                shapes compiled); without it the first run's compile is in the average
 //   --no-records the book without qco:record (ContactBookOptions): saves write only the nco
 //                triples and keys, reads read the nco data (the route before records)
+//   --no-stream  batch saves as one BatchSparqlUpdate, not streamed (ContactBookOptions)
 // Prints TSV rows: system, path, count, operation, microseconds per unit, unit, results.
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -44,6 +45,7 @@ struct Options {
   bool filled = false;
   bool warm = false;
   bool records = true;  // --no-records: books without qco:record (written and read from nco)
+  bool stream = true;   // --no-stream: batch saves as one Batch (ContactBookOptions)
 };
 
 // Whether `op` was asked for: by name, or by the part before its first '_' ("fetch").
@@ -94,7 +96,7 @@ std::vector<contacts::Contact> Generate(uint32_t begin, uint32_t end) {
 }
 
 void Saves(const Options& o, Connection& writer, std::string_view path) {
-  ContactBook book(writer, {.records = o.records});
+  ContactBook book(writer, {.records = o.records, .stream_saves = o.stream});
   const auto all = Generate(0, o.count);
   const auto start = Clock::now();
   Must(book.Save(all), "save batch");
@@ -265,8 +267,8 @@ Options Parse(int argc, char** argv) {
       --i;  // takes no value
       continue;
     }
-    if (flag == "--no-records") {
-      o.records = false;
+    if (flag == "--no-records" || flag == "--no-stream") {
+      (flag == "--no-records" ? o.records : o.stream) = false;
       --i;
       continue;
     }

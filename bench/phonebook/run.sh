@@ -23,6 +23,7 @@ ops=()
 [ -n "${PHONEBOOK_OPS:-}" ] && ops=(--ops "$PHONEBOOK_OPS")
 [ -n "${PHONEBOOK_WARM:-}" ] && ops+=(--warm)  # prepared reads run once before the clock
 [ -n "${PHONEBOOK_NO_RECORDS:-}" ] && ops+=(--no-records)  # books without qco:record
+[ -n "${PHONEBOOK_NO_STREAM:-}" ] && ops+=(--no-stream)  # batch saves as one BatchSparqlUpdate
 bench="$build/bench/phonebook/phonebook_bench"
 store_bin="$build/store/daemon/quarry-store"
 raw_fetch="$build/bench/phonebook/raw_sqlite_fetch"

@@ -24,6 +24,8 @@ std::map<std::string, sdbus::Variant> StatusMap(const StatusSnapshot& status) {
           {"skipped", sdbus::Variant(status.skipped)},
           {"unwritten", sdbus::Variant(status.unwritten)},
           {"write_batches", sdbus::Variant(status.write_batches)},
+          {"starved_ms", sdbus::Variant(status.starved_ms)},
+          {"blocked_ms", sdbus::Variant(status.blocked_ms)},
           {"cpu_percent", sdbus::Variant(status.cpu_percent)},
           {"workers", sdbus::Variant(static_cast<uint32_t>(status.worker_pids.size()))},
           {"worker_pids", sdbus::Variant(status.worker_pids)}};

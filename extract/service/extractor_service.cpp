@@ -131,6 +131,11 @@ StatusSnapshot ExtractorService::Status() const {
   status.skipped = skipped_;
   status.unwritten = static_cast<uint32_t>(unwritten_);
   status.write_batches = write_batches_;
+  const auto ms = [](std::chrono::steady_clock::duration waited) {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(waited).count());
+  };
+  status.starved_ms = ms(starved_);
+  status.blocked_ms = ms(blocked_);
   status.cpu_percent = static_cast<uint32_t>(settings_.cpu_percent);
   const bool busy = status.queued > 0 || !status.current.empty() || unwritten_ > 0 ||
                     dispatching_ || writing_;

@@ -56,7 +56,7 @@ struct ServiceSettings {
   // store transaction) for many files instead of one for every file or two. With nothing else
   // in flight a result is written at once.
   std::chrono::milliseconds write_linger{250};
-  // The writer gives freed heap back while busy, after a batch is written (busy_heap_trimmer.h);
+  // The writer gives freed heap back while busy, after a batch is written (BusyHeapTrimmer);
   // off under QUARRY_MALLOC=glibc.
   bool trim_heap = false;
 };
@@ -80,6 +80,11 @@ struct StatusSnapshot {
   uint64_t skipped = 0;
   uint32_t unwritten = 0;  // results waiting to be written (the store is slow or away)
   uint64_t write_batches = 0;  // BatchSparqlUpdate calls the store accepted
+  // Where the worker slots waited (milliseconds, summed over slots, since start): for a job
+  // while files were queued or being looked up (the dispatcher fell behind), and for room to
+  // keep a result (the store writes slower than the workers extract).
+  uint64_t starved_ms = 0;
+  uint64_t blocked_ms = 0;
   uint32_t cpu_percent = 100;
   std::vector<int32_t> worker_pids;
 };
@@ -175,6 +180,8 @@ class ExtractorService {
   uint64_t failed_ = 0;
   uint64_t skipped_ = 0;
   uint64_t write_batches_ = 0;
+  std::chrono::steady_clock::duration starved_{};  // StatusSnapshot::starved_ms
+  std::chrono::steady_clock::duration blocked_{};  // StatusSnapshot::blocked_ms
 
   StoreLink lookup_link_;  // the dispatcher's
   StoreLink write_link_;   // the writer's

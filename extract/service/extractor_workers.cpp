@@ -1,11 +1,11 @@
 // ExtractorService's worker slots (one thread and one worker process each) and its writer.
 #include <map>
 
-#include "extract/service/busy_heap_trimmer.h"
 #include "extract/service/extract_state.h"
 #include "extract/service/extractor_service.h"
 #include "extract/service/log.h"
 #include "miner-fs/cpu_budget.h"
+#include "store/common/process_memory.h"
 
 namespace quarry::extract::service {
 namespace {
@@ -59,7 +59,14 @@ void ExtractorService::SlotLoop(size_t slot) {
     bool wake_dispatcher = false;
     {
       std::unique_lock lock(mutex_);
-      jobs_changed_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      if (jobs_.empty() && !stopping_) {
+        // Starved when files wait in the queue or in the dispatcher's hands (not when there is
+        // nothing to do): the clock is read only when the slot finds no job.
+        const bool work_waits = queue_.size() > 0 || dispatching_;
+        const auto since = std::chrono::steady_clock::now();
+        jobs_changed_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+        if (work_waits) starved_ += std::chrono::steady_clock::now() - since;
+      }
       if (stopping_) break;
       job = std::move(jobs_.front());
       jobs_.pop_front();
@@ -152,7 +159,11 @@ void ExtractorService::Finish(const Job& job, Outcome outcome) {
     };
     // The store is there but busy (its writes slower than the workers): wait for the writer to
     // make room rather than drop a result whose file would be extracted again.
-    room_freed_.wait(lock, [&] { return fits() || store_away_ || stopping_; });
+    if (!fits() && !store_away_ && !stopping_) {
+      const auto since = std::chrono::steady_clock::now();
+      room_freed_.wait(lock, [&] { return fits() || store_away_ || stopping_; });
+      blocked_ += std::chrono::steady_clock::now() - since;
+    }
     const bool has_room = fits();
     if (has_room) {
       ++unwritten_;

@@ -11,9 +11,9 @@
 #include "extract/core/mime.h"
 #include "extract/core/pipeline.h"
 #include "extract/core/plugin.h"
-#include "extract/service/busy_heap_trimmer.h"
 #include "extract/service/sandbox.h"
 #include "extract/service/worker_protocol.h"
+#include "store/common/process_memory.h"
 
 namespace quarry::extract::service {
 namespace {

@@ -13,7 +13,7 @@ namespace quarry::extract::service {
 struct WorkerSettings {
   uint64_t memory_limit_bytes = 1ull << 30;
   Limits limits;
-  // Give freed heap back while busy (busy_heap_trimmer.h); off under QUARRY_MALLOC=glibc.
+  // Give freed heap back while busy (BusyHeapTrimmer); off under QUARRY_MALLOC=glibc.
   bool trim_heap = false;
 };
 

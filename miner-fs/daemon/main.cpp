@@ -41,11 +41,12 @@ void LowerPriority() {
 }
 
 // Waits for quarry-store on the bus (it may start after us); nullptr when stopped first.
-std::unique_ptr<quarry::Connection> ConnectStore(const std::string& address, int stop_fd) {
+// `quiet`: the wait is said by another caller.
+std::unique_ptr<quarry::Connection> ConnectStore(const std::string& address, int stop_fd, bool quiet = false) {
   for (bool is_first = true;; is_first = false) {
     auto connection = quarry::Connection::Bus({std::string(quarry::kStoreBusName), address});
     if (connection) return std::move(*connection);
-    if (is_first) LogWarning(fmt::format("waiting for the store: {}", connection.error().ToString()));
+    if (is_first && !quiet) LogWarning(fmt::format("waiting for the store: {}", connection.error().ToString()));
     pollfd watched{stop_fd, POLLIN, 0};
     if (::poll(&watched, 1, 1000) > 0) return nullptr;
   }
@@ -81,13 +82,14 @@ int Run(MinerOptions options, const std::string& bus_address) {
   const quarry::UniqueFd stop_fd = SignalFd({SIGTERM, SIGINT});
   const quarry::UniqueFd usr1_fd = SignalFd({SIGUSR1});
   LowerPriority();
-  std::unique_ptr<quarry::Connection> connection = ConnectStore(bus_address, stop_fd.get());
-  if (!connection) return 0;
-  ConnectionIndexStore store(*connection);
   // The crawler's second connection: it asks for the next folders' known children while the
-  // current ones are stat'ed.
-  std::unique_ptr<quarry::Connection> ahead_connection = ConnectStore(bus_address, stop_fd.get());
-  if (!ahead_connection) return 0;
+  // current ones are stat'ed. Opened beside the first (each is a handshake with the bus).
+  std::unique_ptr<quarry::Connection> ahead_connection;
+  std::thread ahead_connecting([&] { ahead_connection = ConnectStore(bus_address, stop_fd.get(), true); });
+  std::unique_ptr<quarry::Connection> connection = ConnectStore(bus_address, stop_fd.get());
+  ahead_connecting.join();
+  if (!connection || !ahead_connection) return 0;
+  ConnectionIndexStore store(*connection);
   ConnectionIndexStore ahead_store(*ahead_connection);
   options.ahead_store = &ahead_store;
   PosixFileSystem file_system;

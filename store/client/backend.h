@@ -56,6 +56,8 @@ class Connection::Impl {
   }
   virtual Result<Statement> Prepare(std::string_view sparql) = 0;
   virtual Result<void> UpdateBatch(std::span<const std::string> requests) = 0;
+  // Connection::UpdateStream. This default collects the requests and runs UpdateBatch.
+  virtual Result<void> UpdateStream(const Connection::UpdateProducer& next);
   virtual Result<std::string> Explain(std::string_view sparql) = 0;
   virtual bool writable() const = 0;
   virtual void SetQueryTransport(QueryTransport) {}

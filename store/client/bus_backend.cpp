@@ -3,6 +3,8 @@
 // store's peer socket when it has one (bus_link.h RunPeer, issue 7), and so do updates
 // (docs/peer-socket.md); status, backup and signals stay on the bus.
 #include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <fmt/format.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <unordered_set>
 
 #include "store/client/backend.h"
@@ -26,6 +29,7 @@
 #include "store/ipc/poll_timeout.h"
 #include "store/ipc/query_parameters.h"
 #include "store/ipc/raw_message.h"
+#include "store/ipc/update_stream.h"
 
 namespace quarry {
 namespace {
@@ -170,6 +174,7 @@ class BusConnection final : public Connection::Impl {
     return Statement(std::make_unique<BusStatement>(*this, std::string(sparql)));
   }
   Result<void> UpdateBatch(std::span<const std::string> requests) override;
+  Result<void> UpdateStream(const Connection::UpdateProducer& next) override;
   Result<std::string> Explain(std::string_view) override {
     return Error(Errc::kUnsupported, "explain compiles in this process: open the database "
                                      "directly (Connection::Direct, quarry --database)");
@@ -381,6 +386,98 @@ Result<void> BusConnection::UpdateBatch(std::span<const std::string> requests) {
         .withArguments(std::vector<std::string>(requests.begin(), requests.end()), options);
     return Ok();
   });
+}
+
+// Sends `header` then `body` whole on the socket `fd`, waiting while it is full; false once the
+// store closed its end (it failed the batch or went away: its reply says which).
+bool SendRecord(int fd, std::string_view header, std::string_view body) {
+  iovec parts[2] = {{const_cast<char*>(header.data()), header.size()},
+                    {const_cast<char*>(body.data()), body.size()}};
+  size_t first = 0;
+  while (first < 2) {
+    msghdr message{};
+    message.msg_iov = parts + first;
+    message.msg_iovlen = 2 - first;
+    const ssize_t sent = ::sendmsg(fd, &message, MSG_NOSIGNAL);
+    if (sent < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    size_t left = static_cast<size_t>(sent);
+    while (first < 2 && left >= parts[first].iov_len) left -= parts[first++].iov_len;
+    if (first < 2) {
+      parts[first].iov_base = static_cast<char*>(parts[first].iov_base) + left;
+      parts[first].iov_len -= left;
+    }
+  }
+  return true;
+}
+
+// Resources.UpdateStream: the call waits for its reply on a thread of its own while this one
+// produces the requests and writes each into a socket pair the store reads from (issue 7:
+// neither process holds the batch). `next` must not use this Connection meanwhile. A request
+// `next` fails to produce ends the stream without its end record: the store rolls back.
+Result<void> BusConnection::UpdateStream(const Connection::UpdateProducer& next) {
+  int ends[2] = {-1, -1};
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+    return Error(Errc::kIo, fmt::format("cannot create the update stream's socket pair: {}",
+                                        std::strerror(errno)));
+  }
+  UniqueFd ours(ends[0]);
+  BusLink& link = Link();
+  Result<void> answer = Ok();
+  std::thread call([&link, &answer, theirs = UniqueFd(ends[1]), source = source_]() mutable {
+    answer = link.RunPeer([&](sdbus::IProxy& proxy) -> Result<void> {
+      auto method = proxy.createMethodCall(kResourcesInterface, "UpdateStream");
+      method << sdbus::UnixFd(theirs.get());  // the message holds its own duplicate
+      theirs.reset();  // so the store's end closes with the store (or with the message)
+      VariantMap options;
+      if (!source.empty()) options.emplace("source", sdbus::Variant(source));
+      method << options;
+      proxy.callMethod(method, kQueryTimeoutUs);
+      return Ok();
+    });
+    theirs.reset();  // the call failed before it was sent: the writer must not wait for it
+  });
+  std::optional<Error> produce_error;
+  bool store_gone = false;
+  std::string request;
+  std::string header;
+  for (size_t index = 1;; ++index) {
+    request.clear();
+    auto more = next(request);
+    if (!more) {
+      produce_error = std::move(more).error().WithContext(fmt::format("update {}", index));
+      break;
+    }
+    if (*more && request.size() > ipc::kMaxStreamedRequestBytes) {
+      produce_error = Error(Errc::kInvalidArgument,
+                            fmt::format("update {}: the request is {} bytes, over the stream's "
+                                        "limit of {} bytes",
+                                        index, request.size(), ipc::kMaxStreamedRequestBytes));
+      break;
+    }
+    header.clear();
+    if (*more) {
+      ipc::AppendUpdateHeader(header, static_cast<uint32_t>(request.size()));
+    } else {
+      ipc::AppendUpdateEnd(header);
+    }
+    if (!SendRecord(ours.get(), header, *more ? std::string_view(request) : std::string_view())) {
+      store_gone = true;
+      break;
+    }
+    if (!*more) break;
+    if (request.capacity() > (size_t{4} << 20)) request = std::string();  // keep no huge buffer
+  }
+  ours.reset();  // without the end record the store rolls the batch back
+  call.join();
+  if (produce_error) return *produce_error;
+  if (!answer) return answer;
+  if (store_gone) {
+    return Error(Errc::kIo, "quarry-store stopped reading the update stream before its end");
+  }
+  return Ok();
 }
 
 Result<StoreStatus> BusConnection::Status() {

@@ -3,6 +3,8 @@
 // that a bus-only program (quarry_client) links no engine.
 #include "quarry/connection.h"
 
+#include <fmt/format.h>
+
 #include "store/client/backend.h"
 #include "store/ontology/ontology.h"
 
@@ -38,6 +40,26 @@ Result<void> Connection::Update(std::string_view sparql) {
   return impl_->UpdateBatch(std::span<const std::string>(&request, 1));
 }
 Batch Connection::CreateBatch() { return Batch(*this); }
+Result<void> Connection::UpdateStream(const UpdateProducer& next) {
+  return impl_->UpdateStream(next);
+}
+
+Result<void> Connection::Impl::UpdateStream(const UpdateProducer& next) {
+  std::vector<std::string> requests;
+  for (;;) {
+    std::string request;
+    auto more = next(request);
+    if (!more) return std::move(more).error().WithContext(fmt::format("update {}", requests.size() + 1));
+    if (!*more) break;
+    requests.push_back(std::move(request));
+  }
+  if (requests.size() == 1) {  // UpdateBatch leaves a single request unnamed
+    auto done = UpdateBatch(requests);
+    if (!done) return std::move(done).error().WithContext("update 1");
+    return done;
+  }
+  return UpdateBatch(requests);
+}
 Result<std::string> Connection::Explain(std::string_view sparql) { return impl_->Explain(sparql); }
 bool Connection::writable() const { return impl_->writable(); }
 void Connection::SetQueryTransport(QueryTransport transport) { impl_->SetQueryTransport(transport); }

@@ -74,6 +74,16 @@ class DirectConnection final : public Connection::Impl {
     if (requests.size() == 1) return store_->Update(requests.front());
     return store_->UpdateBatch(requests);
   }
+  // Each request runs as `next` produces it, inside the store's one transaction.
+  Result<void> UpdateStream(const Connection::UpdateProducer& next) override {
+    std::string request;
+    return store_->UpdateStream([&]() -> Result<std::optional<std::string_view>> {
+      request.clear();
+      QUARRY_ASSIGN_OR_RETURN(const bool more, next(request));
+      if (!more) return std::optional<std::string_view>();
+      return std::optional<std::string_view>(request);
+    });
+  }
   Result<std::string> Explain(std::string_view sparql) override {
     QUARRY_TRY(FollowRestore());
     return store_->Explain(sparql);

@@ -109,10 +109,19 @@ bool TrimFreeHeap(size_t min_free_bytes) {
   return true;
 }
 
-bool HeapTrimDue(std::chrono::microseconds cpu_used, std::chrono::milliseconds interval,
-                 size_t resident, size_t resident_after_trim) {
-  constexpr size_t kMiB = size_t{1} << 20;
-  return resident >= resident_after_trim + kMiB && cpu_used * 50 < interval;
+bool HeapTrimLedger::Grew(size_t resident) {
+  resident_after_trim_ = std::min(resident_after_trim_, resident);
+  return resident - resident_after_trim_ >= growth_;
+}
+
+bool HeapTrimLedger::Trim() {
+  if (!TrimFreeHeap(growth_)) return false;
+  resident_after_trim_ = ResidentBytes();
+  return true;
+}
+
+bool QuietForTrim(std::chrono::microseconds cpu_used, std::chrono::milliseconds interval) {
+  return cpu_used * 50 < interval;
 }
 
 std::chrono::milliseconds NextTrimCheck(std::chrono::milliseconds interval,
@@ -149,8 +158,7 @@ bool StartHeapTrimmer(std::chrono::milliseconds interval) {
   pthread_sigmask(SIG_SETMASK, &all, &previous);
   // Detached: it holds nothing and allocates nothing, so it may be cut off at exit anywhere.
   std::thread trimmer([interval] {
-    constexpr size_t kMiB = size_t{1} << 20;
-    size_t resident_after_trim = 0;
+    HeapTrimLedger ledger(size_t{1} << 20, 0);
     std::chrono::microseconds cpu = ProcessCpuTime();
     std::chrono::milliseconds sleep = interval;
     for (;;) {
@@ -158,11 +166,7 @@ bool StartHeapTrimmer(std::chrono::milliseconds interval) {
       const std::chrono::microseconds now = ProcessCpuTime();
       const std::chrono::microseconds used = now - cpu;
       cpu = now;
-      const size_t resident = ResidentBytes();
-      resident_after_trim = std::min(resident_after_trim, resident);
-      if (HeapTrimDue(used, sleep, resident, resident_after_trim) && TrimFreeHeap(kMiB)) {
-        resident_after_trim = ResidentBytes();
-      }
+      if (ledger.Grew(ResidentBytes()) && QuietForTrim(used, sleep)) ledger.Trim();
       sleep = NextTrimCheck(interval, sleep, used);
     }
   });
@@ -170,6 +174,24 @@ bool StartHeapTrimmer(std::chrono::milliseconds interval) {
   trimmer.detach();
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   return true;
+}
+
+bool BusyHeapTrimmer::LookDue(std::chrono::steady_clock::time_point now) {
+  if (now - last_look_ < kBusyTrimEvery) return false;
+  last_look_ = now;
+  return true;
+}
+
+void BusyHeapTrimmer::AfterWork() {
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr bool kGlibcMalloc = false;  // ASan's malloc: nothing to trim
+#else
+  constexpr bool kGlibcMalloc = true;
+#endif
+  if (kGlibcMalloc && enabled_ && LookDue(std::chrono::steady_clock::now()) &&
+      ledger_.Grew(ResidentBytes())) {
+    ledger_.Trim();
+  }
 }
 
 }  // namespace quarry

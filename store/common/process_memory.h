@@ -19,6 +19,7 @@
 // since the last trim, it trims (bench/index/README.md "heap trimmer, no reader mapping").
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace quarry {
@@ -50,12 +51,29 @@ size_t ResidentBytes();
 // least `min_free_bytes` free; true when it trimmed. Allocates nothing.
 bool TrimFreeHeap(size_t min_free_bytes);
 
-// The trimmer's rule: trim when the resident size grew by at least 1 MiB since the last trim
-// and the process was quiet (under 2% of a core over the last interval: the extract dispatcher
-// uses ~10% while indexing). Trimming every second while busy cost 2-5 CPU-s at 20,000 files
-// (freed pages faulted in again).
-bool HeapTrimDue(std::chrono::microseconds cpu_used, std::chrono::milliseconds interval,
-                 size_t resident, size_t resident_after_trim);
+// What both heap trimmers keep (the thread of StartHeapTrimmer and BusyHeapTrimmer): the
+// resident size after the last trim, lowered whenever the process is seen smaller, and the
+// growth since then that makes a trim worth it.
+class HeapTrimLedger {
+ public:
+  // `resident_after_trim`: the starting point (0: the first look may trim; SIZE_MAX: the first
+  // look only notes the size).
+  HeapTrimLedger(size_t growth, size_t resident_after_trim)
+      : growth_(growth), resident_after_trim_(resident_after_trim) {}
+  // Notes the resident size seen at a look; true when it grew by `growth` since the last trim.
+  bool Grew(size_t resident);
+  // TrimFreeHeap(growth), then notes the resident size after it; true when it trimmed.
+  bool Trim();
+
+ private:
+  size_t growth_;
+  size_t resident_after_trim_;
+};
+
+// The thread's rule beside the growth of 1 MiB: trim only a quiet process (under 2% of a core
+// over the last interval: the extract dispatcher uses ~10% while indexing). Trimming every
+// second while busy cost 2-5 CPU-s at 20,000 files (freed pages faulted in again).
+bool QuietForTrim(std::chrono::microseconds cpu_used, std::chrono::milliseconds interval);
 
 // How long the trimmer sleeps next: `interval` again when the process used at least 0.1% of a
 // core while it slept `slept`, else twice `slept`, at most 64 `interval`s.
@@ -64,7 +82,37 @@ std::chrono::milliseconds NextTrimCheck(std::chrono::milliseconds interval,
                                         std::chrono::microseconds cpu_used);
 
 // Starts, once per process, a thread ("quarry-trim", every signal blocked) that every `interval` (longer while idle: NextTrimCheck) calls TrimFreeHeap(1 MiB) when
-// HeapTrimDue. Later calls do nothing; returns true for the call that started it.
+// QuietForTrim and its HeapTrimLedger (growth 1 MiB) says so. Later calls do nothing; returns
+// true for the call that started it.
 bool StartHeapTrimmer(std::chrono::milliseconds interval);
+
+// Heap given back while a process is busy (quarry-extract's workers and its dispatcher's
+// writer): the thread above only trims a quiet process, and a worker is busy from the first
+// file to the last, so freed buffers of earlier files (a PDF's text, an image's tags; written
+// results) stayed resident, 4-7 MiB of heap per worker at 20,000 files of which ~1.8 MiB live
+// (bench/index/README.md "heap trimmed while busy"). After a unit of work (a file, a batch
+// written), AfterWork() looks at most once per kBusyTrimEvery and trims when the resident size
+// grew by kBusyTrimGrowth since the last trim: at most one malloc_trim(0) a second, about a
+// millisecond each.
+// Thread-safety: one trimmer per thread; glibc's malloc only (does nothing under ASan).
+inline constexpr std::chrono::milliseconds kBusyTrimEvery{1000};
+inline constexpr size_t kBusyTrimGrowth = size_t{512} << 10;
+
+class BusyHeapTrimmer {
+ public:
+  // `enabled`: QUARRY_MALLOC's settings apply and have a trimmer (not QUARRY_MALLOC=glibc).
+  explicit BusyHeapTrimmer(bool enabled,
+                           std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now())
+      : enabled_(enabled), last_look_(start) {}
+  void AfterWork();
+  // Whether a look is due at `now`: kBusyTrimEvery or more since the last one (`now` then
+  // becomes the last look).
+  bool LookDue(std::chrono::steady_clock::time_point now);
+
+ private:
+  bool enabled_;
+  std::chrono::steady_clock::time_point last_look_;
+  HeapTrimLedger ledger_{kBusyTrimGrowth, SIZE_MAX};
+};
 
 }  // namespace quarry

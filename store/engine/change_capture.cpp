@@ -50,6 +50,36 @@ std::string ValueBytes(sqlite3_value* value) {
   return bytes;
 }
 
+// ValueBytes() hashed, without building the bytes.
+uint64_t ValueHash(sqlite3_value* value) {
+  const int type = sqlite3_value_type(value);
+  uint64_t hash = 0;
+  switch (type) {
+    case SQLITE_INTEGER:
+      hash = std::hash<int64_t>()(sqlite3_value_int64(value));
+      break;
+    case SQLITE_FLOAT: {
+      const double number = sqlite3_value_double(value);
+      hash = std::hash<std::string_view>()(
+          std::string_view(reinterpret_cast<const char*>(&number), sizeof number));
+      break;
+    }
+    case SQLITE_TEXT:
+    case SQLITE_BLOB: {
+      const void* data = type == SQLITE_TEXT ? static_cast<const void*>(sqlite3_value_text(value))
+                                             : sqlite3_value_blob(value);
+      if (data) {
+        hash = std::hash<std::string_view>()(std::string_view(
+            static_cast<const char*>(data), static_cast<size_t>(sqlite3_value_bytes(value))));
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return hash * 1000003u ^ static_cast<uint64_t>(type);
+}
+
 bool IsNull(sqlite3_value* value) { return !value || sqlite3_value_type(value) == SQLITE_NULL; }
 
 bool SameCell(sqlite3_value* old_value, sqlite3_value* new_value) {
@@ -67,15 +97,15 @@ std::string JsonArray(std::vector<int64_t>::const_iterator first,
 // The netting key of a triple: literals compare by value, resources by ID.
 struct TripleKey {
   ChangedQuad quad;
-  std::string literal;
+  uint64_t literal = 0;  // ValueHash()
   bool operator==(const TripleKey&) const = default;
 };
-size_t HashOf(const ChangedQuad& quad, std::string_view literal) noexcept {
+size_t HashOf(const ChangedQuad& quad, uint64_t literal) noexcept {
   size_t hash = std::hash<int64_t>()(quad.subject);
   for (const int64_t part : {quad.graph, quad.predicate, quad.object}) {
     hash = hash * 1000003u ^ std::hash<int64_t>()(part);
   }
-  return hash * 1000003u ^ std::hash<std::string_view>()(literal);
+  return hash * 1000003u ^ literal;
 }
 struct TripleKeyHash {
   size_t operator()(const TripleKey& key) const noexcept { return HashOf(key.quad, key.literal); }
@@ -202,16 +232,16 @@ void ChangeCapture::Record(sqlite3* db, int op, const TableLayout& layout) {
 
 void ChangeCapture::RecordCell(bool insert, int64_t subject, const Column& column,
                                sqlite3_value* value, sqlite3_value* graph) {
-  RowChange change{insert, {}, column.property, {}};
+  RowChange change{insert, {}, column.property, 0};
   change.quad.graph = IsNull(graph) ? 0 : sqlite3_value_int64(graph);
   change.quad.subject = subject;
   change.quad.predicate = column.property_id;
   if (column.property->type == ontology::ValueType::kResource) {
     change.quad.object = sqlite3_value_int64(value);
   } else {
-    change.literal = ValueBytes(value);
+    change.literal = ValueHash(value);
   }
-  rows_.push_back(std::move(change));
+  rows_.push_back(change);
 }
 
 void ChangeCapture::RollbackTo(size_t mark) {
@@ -279,9 +309,6 @@ Result<CommittedChanges> ChangeCapture::Collect() {
   rows_.clear();
   CommittedChanges changes;
   const std::vector<NetChange> nets = Net(rows);
-  // The literals only told triples apart for the netting: their bytes (a contact's record, its
-  // names …) go back to the heap before the class change sets grow.
-  for (RowChange& row : rows) std::string().swap(row.literal);
   std::vector<int64_t> subjects;
   std::unordered_set<int64_t> seen;
   for (const NetChange& net : nets) {

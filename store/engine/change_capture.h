@@ -73,7 +73,11 @@ class ChangeCapture {
     bool insert = false;
     ChangedQuad quad;
     const ontology::Property* property = nullptr;
-    std::string literal;  // the literal's stored bytes (typed): two values, two triples
+    // A literal's stored value (typed) as a 64-bit hash: two values, two triples. Only the
+    // netting reads it, and GraphUpdated carries no literal; the bytes themselves (a contact's
+    // record, its names …) were a heap block per row at the batch save's peak (issue 7). Two
+    // values of one subject and property that collide would net as one triple (odds 2^-64).
+    uint64_t literal = 0;
   };
 
   // A triple's net effect on the transaction (see Net()).
@@ -106,8 +110,8 @@ class ChangeCapture {
   const ontology::Property* rdf_type_ = nullptr;
   std::unordered_map<int64_t, const ontology::Class*> notify_classes_;  // by class ID
   std::string notify_types_sql_;  // ?1: JSON array of subject IDs → (ID, notify class ID)
-  // A deque, not a vector: a batch save records ~80 rows per contact (1M rows, 80 MiB at 12,800
-  // contacts), and a vector's doubling held the old and the new array at once (+50 %) and up to
+  // A deque, not a vector: a batch save records ~80 rows per contact (1M rows of 56 bytes at
+  // 12,800 contacts), and a vector's doubling held the old and the new array at once (+50 %) and up to
   // twice the rows (bench/phonebook/RESULTS.md "Peak RSS by phase").
   std::deque<RowChange> rows_;
 };

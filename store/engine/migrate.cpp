@@ -22,22 +22,45 @@ Result<bool> HasTable(Database& db, std::string_view table) {
   return statement.Step();
 }
 
-// Schema version 1 -> 2, once, when a writer opens the database: indexes on single-valued
-// columns made before they were partial are rebuilt as partial ones
-// (schema::PartialIndexUpgradeSql), in the transaction that records the new version.
-Result<void> UpgradeToPartialIndexes(Database& db, const ontology::Ontology& ontology) {
+// Schema steps, once, when a writer opens an older database, in the transaction that records
+// the new version. 1 -> 2: indexes on single-valued columns made before they were partial are
+// rebuilt as partial ones (schema::PartialIndexUpgradeSql). 2 -> 3: rowid multi-valued tables
+// are rebuilt WITHOUT ROWID with their rows, indexes and triggers
+// (schema::WithoutRowidUpgradeSql). Both look at what is stored, so each is a no-op on a
+// database that already has the newer layout.
+Result<void> UpgradeSchema(Database& db, const ontology::Ontology& ontology, int version) {
   QUARRY_ASSIGN_OR_RETURN(
       Statement select,
-      db.Prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"));
-  std::map<std::string, std::string> stored;
+      db.Prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL"));
+  std::map<std::string, std::string> indexes;
+  std::map<std::string, std::string> tables;
+  std::multimap<std::string, std::string> dependents;
   for (;;) {
     QUARRY_ASSIGN_OR_RETURN(const bool has_row, select.Step());
     if (!has_row) break;
-    stored.emplace(std::string(select.ColumnText(0)), std::string(select.ColumnText(1)));
+    const std::string type(select.ColumnText(0));
+    std::string name(select.ColumnText(1));
+    std::string sql(select.ColumnText(3));
+    if (type == "table") {
+      tables.emplace(std::move(name), std::move(sql));
+    } else if (type == "index" || type == "trigger") {
+      dependents.emplace(std::string(select.ColumnText(2)), sql);
+      if (type == "index") indexes.emplace(std::move(name), std::move(sql));
+    }
   }
+  select.Reset();
   QUARRY_ASSIGN_OR_RETURN(Transaction transaction, Transaction::Begin(db, TransactionMode::kImmediate));
-  for (const std::string& sql : schema::PartialIndexUpgradeSql(ontology, stored)) {
-    QUARRY_TRY(db.Exec(sql));
+  if (version < 2) {
+    // Only indexes on class tables: the multi-valued tables' dependents below stay as read.
+    for (const std::string& sql : schema::PartialIndexUpgradeSql(ontology, indexes)) {
+      QUARRY_TRY(db.Exec(sql));
+    }
+  }
+  if (version < 3) {
+    for (const std::string& sql : schema::WithoutRowidUpgradeSql(ontology, tables, dependents)) {
+      auto done = db.Exec(sql);
+      if (!done) return std::move(done).error().WithContext("schema step to version 3");
+    }
   }
   QUARRY_TRY(db.Exec(fmt::format("UPDATE {} SET value = '{}' WHERE key = 'schema_version'",
                                  schema::kMetaTable, schema::kSchemaVersion)));
@@ -135,7 +158,7 @@ Result<SchemaState> EnsureSchema(Database& db, const std::vector<OntologyFile>& 
                                  return a.name == b.name && a.text == b.text;
                                });
   if (writable && version < schema::kSchemaVersion) {
-    QUARRY_TRY(UpgradeToPartialIndexes(db, **old_ontology));
+    QUARRY_TRY(UpgradeSchema(db, **old_ontology, version));
   }
   if (same || !writable) return SchemaState{std::move(*old_ontology), {}};
   QUARRY_ASSIGN_OR_RETURN(auto new_ontology, ontology::LoadOntologyTexts(files));

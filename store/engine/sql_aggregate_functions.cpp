@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "store/engine/sql_functions.h"
+#include "store/engine/sql_numeric_functions.h"
 #include "store/schema/quad_table.h"
 
 namespace quarry::engine {
@@ -113,102 +114,19 @@ void TermLookup(sqlite3_context* context, int, sqlite3_value** args) {
 // (§17.4, §18.5.1.3): integers sum to an xsd:integer, integers and decimals to an exact
 // xsd:decimal, anything with a float or double to an xsd:double. AVG of integers and decimals is
 // an xsd:decimal; of nothing, "0"^^xsd:integer, as is SUM. A value that is not a number is an
-// error: the result is unbound. The result is an output form too.
-constexpr std::string_view kXsd = "http://www.w3.org/2001/XMLSchema#";
-enum class NumberType { kInteger, kDecimal, kDouble };
-
-// An exact decimal: unscaled / 10^scale. Values past ~1e30 fall back to double.
-struct Decimal {
-  __int128 unscaled = 0;
-  int scale = 0;
-};
-
-constexpr int kMaxScale = 20;
-constexpr __int128 kDecimalLimit = static_cast<__int128>(1000000000000000000LL) * 1000000000000LL;  // 1e30
-
-__int128 Pow10(int n) {
-  __int128 value = 1;
-  for (int i = 0; i < n; ++i) value *= 10;
-  return value;
-}
-
-std::optional<Decimal> ParseDecimal(std::string_view text) {
-  Decimal result;
-  bool negative = false, digits = false, point = false;
-  size_t i = 0;
-  if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
-  for (; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '.' && !point) {
-      point = true;
-    } else if (c >= '0' && c <= '9') {
-      digits = true;
-      if (point && result.scale >= kMaxScale) continue;  // digits past the precision kept
-      if (result.unscaled > kDecimalLimit) return std::nullopt;
-      result.unscaled = result.unscaled * 10 + (c - '0');
-      if (point) ++result.scale;
-    } else {
-      return std::nullopt;
-    }
-  }
-  if (!digits) return std::nullopt;
-  if (negative) result.unscaled = -result.unscaled;
-  return result;
-}
-
-std::optional<Decimal> Align(Decimal value, int scale) {
-  while (value.scale < scale) {
-    if (value.unscaled > kDecimalLimit || value.unscaled < -kDecimalLimit) return std::nullopt;
-    value.unscaled *= 10;
-    ++value.scale;
-  }
-  return value;
-}
-
-// The canonical-style lexical form: no exponent, trailing zeros of the fraction dropped.
-std::string DecimalText(Decimal value) {
-  while (value.scale > 0 && value.unscaled % 10 == 0) {
-    value.unscaled /= 10;
-    --value.scale;
-  }
-  const bool negative = value.unscaled < 0;
-  unsigned __int128 magnitude = negative ? static_cast<unsigned __int128>(-value.unscaled)
-                                         : static_cast<unsigned __int128>(value.unscaled);
-  std::string reversed;  // least significant digit first
-  for (int place = 0; magnitude > 0 || place <= value.scale; ++place) {
-    if (place == value.scale && place > 0) reversed.push_back('.');
-    reversed.push_back(static_cast<char>('0' + static_cast<int>(magnitude % 10)));
-    magnitude /= 10;
-  }
-  if (negative) reversed.push_back('-');
-  return std::string(reversed.rbegin(), reversed.rend());
-}
-
-// xsd:double's canonical form: one digit before the point, at least one after, and an exponent.
-std::string DoubleText(double value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value < 0 ? "-INF" : "INF";
-  if (value == 0) return std::signbit(value) ? "-0.0E0" : "0.0E0";
-  std::string text;
-  for (int precision = 1; precision <= 17; ++precision) {
-    text = fmt::format("{:.{}e}", value, precision - 1);
-    if (std::strtod(text.c_str(), nullptr) == value) break;
-  }
-  const size_t e = text.find('e');
-  std::string mantissa = text.substr(0, e);
-  const int exponent = std::atoi(text.c_str() + e + 1);
-  if (mantissa.find('.') == std::string::npos) mantissa += ".0";
-  return fmt::format("{}E{}", mantissa, exponent);
-}
-
-bool IsIntegerType(std::string_view local) {
-  for (std::string_view name : {"integer", "int", "long", "short", "byte", "nonNegativeInteger",
-                                "nonPositiveInteger", "negativeInteger", "positiveInteger",
-                                "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte"}) {
-    if (local == name) return true;
-  }
-  return false;
-}
+// error: the result is unbound. The result is an output form too. The decimals are those of
+// sql_numeric_functions.h.
+using numeric::Align;
+using numeric::Decimal;
+using numeric::DecimalText;
+using numeric::DoubleText;
+using numeric::IsIntegerType;
+using numeric::kDecimalLimit;
+using numeric::kMaxScale;
+using numeric::kXsd;
+using numeric::NumberType;
+using numeric::ParseDecimal;
+using numeric::Pow10;
 
 struct NumericSum {
   NumberType type = NumberType::kInteger;

@@ -7,6 +7,7 @@
 
 #include "store/common/datetime.h"
 #include "store/engine/sql_function_util.h"
+#include "store/engine/sql_numeric_functions.h"
 
 namespace quarry::engine {
 namespace {
@@ -73,7 +74,7 @@ Result<void> RegisterSqlFunctions(sqlite3* db) {
   };
   for (const sqlfn::FunctionSpec& function : kFunctions) QUARRY_TRY(Register(db, function));
   for (const auto* table : {&sqlfn::StringFunctions(), &sqlfn::TermFunctions(), &sqlfn::TrackerFunctions(),
-                            &sqlfn::CompareFunctions()}) {
+                            &sqlfn::CompareFunctions(), &sqlfn::NumericFunctions()}) {
     for (const sqlfn::FunctionSpec& function : *table) QUARRY_TRY(Register(db, function));
   }
   QUARRY_TRY(RegisterAggregateFunctions(db));

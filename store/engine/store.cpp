@@ -97,22 +97,16 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
 }
 
 Result<void> Store::LoadOrCreateSchema(const StoreOptions& options) {
-  bool open_mode = false;
-  if (options.ontology != nullptr && !writable()) {
-    // Handed over by this process's writer, which created or migrated the schema to it.
-    QUARRY_ASSIGN_OR_RETURN(open_mode, OpenModeOf(db_, options.open_mode));
-    ontology_ = options.ontology;
-  } else {
-    const std::filesystem::path ontology_dir =
-        options.ontology_dir.empty() ? DefaultOntologyDir() : options.ontology_dir;
-    QUARRY_ASSIGN_OR_RETURN(std::vector<ontology::OntologyFile> files,
-                            ontology::ReadOntologyDir(ontology_dir));
-    QUARRY_ASSIGN_OR_RETURN(open_mode, OpenModeOf(db_, options.open_mode));
-    if (open_mode) std::erase_if(files, [](const auto& file) { return !IsBaseOntologyFile(file.name); });
-    QUARRY_ASSIGN_OR_RETURN(SchemaState state, EnsureSchema(db_, files, writable()));
-    ontology_ = std::move(state.ontology);
-    migration_summary_ = std::move(state.changes);
-  }
+  // Connections of one process to the same ontology files share one Ontology (loader.h).
+  const std::filesystem::path ontology_dir =
+      options.ontology_dir.empty() ? DefaultOntologyDir() : options.ontology_dir;
+  QUARRY_ASSIGN_OR_RETURN(std::vector<ontology::OntologyFile> files,
+                          ontology::ReadOntologyDir(ontology_dir));
+  QUARRY_ASSIGN_OR_RETURN(const bool open_mode, OpenModeOf(db_, options.open_mode));
+  if (open_mode) std::erase_if(files, [](const auto& file) { return !IsBaseOntologyFile(file.name); });
+  QUARRY_ASSIGN_OR_RETURN(SchemaState state, EnsureSchema(db_, files, writable()));
+  ontology_ = std::move(state.ontology);
+  migration_summary_ = std::move(state.changes);
   writer_ = std::make_unique<TripleWriter>(db_, *ontology_);
   executor_ = std::make_unique<UpdateExecutor>(db_, *ontology_, *writer_);
   if (open_mode) {
@@ -129,6 +123,18 @@ Result<void> Store::Update(std::string_view sparql) {
 }
 
 Result<void> Store::UpdateBatch(std::span<const std::string> requests) {
+  size_t next_index = 0;
+  return RunUpdates(
+      [&]() -> Result<std::optional<std::string_view>> {
+        if (next_index == requests.size()) return std::optional<std::string_view>();
+        return std::optional<std::string_view>(requests[next_index++]);
+      },
+      requests.size() != 1);
+}
+
+Result<void> Store::UpdateStream(const NextRequest& next) { return RunUpdates(next, true); }
+
+Result<void> Store::RunUpdates(const NextRequest& next, bool name_requests) {
   if (!writable()) {
     return Error(Errc::kIo, fmt::format("{} is open read-only: another process holds its lock "
                                         "(send updates through it)",
@@ -139,12 +145,20 @@ Result<void> Store::UpdateBatch(std::span<const std::string> requests) {
   const sparql::ParseOptions options = ParseOptionsFor(*ontology_);
   QUARRY_ASSIGN_OR_RETURN(Transaction transaction, Transaction::Begin(db_, TransactionMode::kImmediate));
   if (capture_) capture_->Discard();  // rows of writes made outside UpdateBatch are not ours
-  for (size_t i = 0; i < requests.size(); ++i) {
-    auto done = executor_->ExecuteText(requests[i], options);
+  for (size_t i = 0;; ++i) {
+    Result<std::optional<std::string_view>> request = next();
+    Result<void> done = Ok();
+    if (!request) {
+      done = std::move(request).error();
+    } else if (!request->has_value()) {
+      break;
+    } else {
+      done = executor_->ExecuteText(**request, options);
+    }
     if (!done) {
       writer_->Abandon();
       if (capture_) capture_->Discard();
-      if (requests.size() == 1) return done;
+      if (!name_requests) return done;
       return std::move(done).error().WithContext(fmt::format("update {}", i + 1));
     }
   }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -45,12 +46,6 @@ struct StoreOptions {
   // built-in base ontology and keeps triples of any other predicate in the quad table. An
   // existing open-mode database opens in open mode whatever this says.
   bool open_mode = false;
-  // For a read-only connection: the ontology the process's writer of the same database follows
-  // (its Store::shared_ontology()), taken as is: no ontology file is read and the texts stored
-  // in the database are neither read nor compared (quarry-store hands its writer's ontology to
-  // every read connection it opens). Ignored by a connection that holds the lock; embedded
-  // users leave it empty and name ontology_dir.
-  std::shared_ptr<const ontology::Ontology> ontology = nullptr;
 };
 
 // The ontology files used when none are named.
@@ -64,7 +59,6 @@ class Store {
   Store& operator=(const Store&) = delete;
 
   const ontology::Ontology& ontology() const { return *ontology_; }
-  std::shared_ptr<const ontology::Ontology> shared_ontology() const { return ontology_; }
   bool writable() const { return lock_.has_value(); }
   // Whether unknown predicates are stored (quad table) rather than refused.
   bool open_mode() const { return quads_ != nullptr; }
@@ -77,6 +71,13 @@ class Store {
   // Runs many requests in one transaction; the first failure rolls back all of them and names
   // the request ("update 3: ...").
   Result<void> UpdateBatch(std::span<const std::string> requests);
+  // The next request of a streamed batch: its text (valid until the next call), nullopt after
+  // the last, or an error (which rolls the batch back).
+  using NextRequest = std::function<Result<std::optional<std::string_view>>()>;
+  // UpdateBatch() over requests produced one at a time (issue 7, Resources.UpdateStream): each
+  // runs as it comes, so the batch is never held whole; one transaction, all or nothing, a
+  // failure named "update N" (N counts from 1, also when `next` failed producing request N).
+  Result<void> UpdateStream(const NextRequest& next);
   // Compiles and runs a SPARQL query; the cursor borrows this Store.
   Result<Cursor> Query(std::string_view sparql, const QueryParameters& parameters = {});
   // Runs a CONSTRUCT or DESCRIBE query: its triples (construct_executor.h). Other forms are
@@ -113,6 +114,7 @@ class Store {
   Store(Database db, std::optional<LockFile> lock, std::filesystem::path database_file);
   Result<void> LoadOrCreateSchema(const StoreOptions& options);
   Result<void> CommitAndReport(Transaction& transaction);
+  Result<void> RunUpdates(const NextRequest& next, bool name_requests);
 
   Database db_;
   std::optional<LockFile> lock_;

@@ -174,7 +174,7 @@ void TripleWriter::HoldFreshMulti(const Property& predicate, int64_t subject, Sq
 
 Result<void> TripleWriter::InsertMultiRows() {
   // "INSERT OR IGNORE … VALUES (…), (…)": a value stated twice (in one statement or against a
-  // row written before) is ignored by the table's UNIQUE constraint, as one row at a time.
+  // row written before) is ignored by the table's key (ID, value, graph), as one row at a time.
   const auto multi = std::move(fresh_multi_);
   fresh_multi_.clear();
   for (const auto& [property, rows] : multi) {

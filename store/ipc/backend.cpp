@@ -332,10 +332,9 @@ Result<void> Backend::OpenConnections(bool at_start) {
   writer_store_ = std::move(opened.store);
   if (options_.change_sink) QUARRY_TRY(writer_store_->SetChangeSink(options_.change_sink));
   if (at_start) status_.SetBusy(0.5);
-  // The readers take the writer's ontology: built once, no file read again (store.h).
+  // The readers share the writer's Ontology object (ontology/loader.h).
   const engine::StoreOptions reader_options{options_.directory, options_.ontology_dir, true,
-                                            options_.open_mode,
-                                            writer_store_->shared_ontology()};
+                                            options_.open_mode};
   for (int i = 0; i < options_.reader_count; ++i) {
     auto reader = engine::Store::Open(reader_options);
     if (!reader) {

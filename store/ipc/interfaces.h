@@ -16,11 +16,12 @@
 
 namespace quarry::ipc {
 
-// org.quarry.Store1.Resources: SparqlQuery, SparqlUpdate, BatchSparqlUpdate, Load, and the
+// org.quarry.Store1.Resources: SparqlQuery, SparqlUpdate, BatchSparqlUpdate, UpdateStream
+// (the requests through a descriptor, update_stream.h), Load, and the
 // GraphUpdated and Writeback signals. A SparqlQuery whose rows would take more than
 // `max_reply_bytes` on the wire fails with kReplyTooLargeError instead of being sent.
 // `peer`, when given, gets the same handlers for the peer socket (peer_server.h): SparqlQuery,
-// SparqlQueryWithOptions, SparqlUpdate, BatchSparqlUpdate.
+// SparqlQueryWithOptions, SparqlUpdate, BatchSparqlUpdate, UpdateStream.
 void RegisterResources(sdbus::IObject& object, Backend& backend, size_t max_reply_bytes,
                        PeerMethods* peer = nullptr);
 // org.quarry.Store1.Steroids: Query, rows through a file descriptor; QueryRows, rows in the

@@ -1,7 +1,10 @@
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sdbus-c++/sdbus-c++.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,6 +18,7 @@
 #include "store/ipc/query_parameters.h"
 #include "store/ipc/reply.h"
 #include "store/ipc/served_method.h"
+#include "store/ipc/update_stream.h"
 
 namespace quarry::ipc {
 namespace {
@@ -116,6 +120,27 @@ void SubmitServedUpdate(Backend& backend, UpdateSource source, const SharedRespo
                        [responder](const Error& error) { ReplyFailure(*responder, error); }});
 }
 
+// How long an UpdateStream waits for the client's next bytes before it gives the batch up
+// (the writer thread, and every other write, waits meanwhile).
+constexpr std::chrono::seconds kStreamStallTimeout(60);
+
+// UpdateStream: the requests read from `fd` on the writer thread as they come and run in one
+// transaction (update_stream.h); the store never holds more than one request of the batch.
+void SubmitStreamedUpdate(Backend& backend, UpdateSource source, const SharedResponder& responder,
+                          UniqueFd fd) {
+  auto shared_fd = std::make_shared<UniqueFd>(std::move(fd));
+  backend.SubmitWrite(
+      source, {[responder, shared_fd](engine::Store& store) {
+                 UpdateStreamReader reader(std::move(*shared_fd), kStreamStallTimeout);
+                 const Result<void> outcome = store.UpdateStream([&reader] { return reader.Next(); });
+                 ReplyOutcome(*responder, outcome);
+               },
+               [responder, shared_fd](const Error& error) {
+                 shared_fd->reset();
+                 ReplyFailure(*responder, error);
+               }});
+}
+
 void RegisterSignals(sdbus::IObject& object) {
   object.registerSignal("GraphUpdated")
       .onInterface(kResourcesInterface)
@@ -168,6 +193,28 @@ void RegisterResources(sdbus::IObject& object, Backend& backend, size_t max_repl
                    auto source = ParseBatchOptions(*options);
                    if (!source) return ReplyFailure(*responder, source.error());
                    SubmitServedUpdate(backend, *source, responder, std::move(*updates));
+                 });
+  // UpdateStream(h fd, a{sv} options): BatchSparqlUpdate with the requests streamed through
+  // `fd` (update_stream.h); the reply comes once the batch committed or rolled back.
+  RegisterServed(object, peer, kResourcesInterface, "UpdateStream", "ha{sv}", {"fd", "options"},
+                 "", {}, [&backend](sd_bus_message* call, const SharedResponder& responder) {
+                   int passed = -1;  // owned by the message: duplicated below
+                   const int r = sd_bus_message_read_basic(call, 'h', &passed);
+                   if (r <= 0) {
+                     return ReplyFailure(*responder,
+                                         ArgumentError(r < 0 ? r : -EBADMSG, "fd"));
+                   }
+                   UniqueFd fd(::fcntl(passed, F_DUPFD_CLOEXEC, 3));
+                   if (!fd) {
+                     return ReplyFailure(
+                         *responder, Error(Errc::kIo, fmt::format("cannot take the descriptor: {}",
+                                                                  std::strerror(errno))));
+                   }
+                   auto options = ReadCallOptions(call);
+                   if (!options) return ReplyFailure(*responder, options.error());
+                   auto source = ParseBatchOptions(*options);
+                   if (!source) return ReplyFailure(*responder, source.error());
+                   SubmitStreamedUpdate(backend, *source, responder, std::move(fd));
                  });
   object.registerMethod("Load")
       .onInterface(kResourcesInterface)

@@ -58,7 +58,7 @@ std::string CreateMultiValuedTableSql(const ontology::Ontology& ontology,
   const PropertyStorage storage = Names(ontology).StorageOf(property);
   return fmt::format(
       "CREATE TABLE {0} (ID INTEGER NOT NULL, {1} {2} NOT NULL, {3} INTEGER NOT NULL DEFAULT 0, "
-      "UNIQUE (ID, {1}, {3}))",
+      "PRIMARY KEY (ID, {1}, {3})) WITHOUT ROWID",
       Quote(storage.table), Quote(storage.column), SqlTypeOf(property.type),
       Quote(storage.graph_column));
 }
@@ -116,6 +116,37 @@ std::vector<std::string> PartialIndexUpgradeSql(
     if (found == stored.end() || found->second.find(" WHERE ") != std::string::npos) continue;
     statements.push_back(fmt::format("DROP INDEX IF EXISTS {}", Quote(index.name)));
     statements.push_back(index.create_sql);
+  }
+  return statements;
+}
+
+std::vector<std::string> WithoutRowidUpgradeSql(
+    const ontology::Ontology& ontology, const std::map<std::string, std::string>& stored_tables,
+    const std::multimap<std::string, std::string>& dependents) {
+  std::vector<std::string> statements;
+  const Names names(ontology);
+  for (const ontology::Property& property : ontology.properties()) {
+    if (!property.multi_valued()) continue;
+    const PropertyStorage storage = names.StorageOf(property);
+    const auto found = stored_tables.find(storage.table);
+    if (found == stored_tables.end() || found->second.find("WITHOUT ROWID") != std::string::npos) {
+      continue;
+    }
+    // Through a temporary copy, not CREATE + RENAME: the full-text view and the domain-index
+    // triggers name the table, and a RENAME would check (or rewrite) them.
+    const std::string columns = fmt::format("ID, {}, {}", Quote(storage.column),
+                                            Quote(storage.graph_column));
+    statements.push_back("DROP TABLE IF EXISTS temp.quarry_rebuild");
+    statements.push_back(fmt::format("CREATE TEMP TABLE quarry_rebuild AS SELECT {} FROM {}",
+                                     columns, Quote(storage.table)));
+    statements.push_back(fmt::format("DROP TABLE {}", Quote(storage.table)));
+    statements.push_back(CreateMultiValuedTableSql(ontology, property));
+    statements.push_back(fmt::format("INSERT INTO {0} ({1}) SELECT {1} FROM temp.quarry_rebuild "
+                                     "ORDER BY {1}",
+                                     Quote(storage.table), columns));
+    statements.push_back("DROP TABLE temp.quarry_rebuild");
+    const auto [first, last] = dependents.equal_range(storage.table);
+    for (auto it = first; it != last; ++it) statements.push_back(it->second);
   }
   return statements;
 }

@@ -11,10 +11,11 @@
 
 namespace quarry::schema {
 
-// 2: indexes on single-valued columns are partial (WHERE column IS NOT NULL). A version-1
-// database is still read as it is and upgraded once when a writer opens it
-// (engine::EnsureSchema, PartialIndexUpgradeSql).
-inline constexpr int kSchemaVersion = 2;
+// 2: indexes on single-valued columns are partial (WHERE column IS NOT NULL).
+// 3: multi-valued tables (rdf:type's included) are WITHOUT ROWID, keyed (ID, value, graph).
+// An older database is still read as it is and upgraded once when a writer opens it
+// (engine::EnsureSchema, PartialIndexUpgradeSql, WithoutRowidUpgradeSql).
+inline constexpr int kSchemaVersion = 3;
 inline constexpr int kOldestSchemaVersion = 1;
 
 // The version stored in quarry_meta ("none" when absent) is one this build reads.
@@ -55,6 +56,15 @@ std::vector<ValueIndex> SingleValuedIndexes(const ontology::Ontology& ontology);
 // each of SingleValuedIndexes() that is stored without a WHERE; nothing when all are partial.
 std::vector<std::string> PartialIndexUpgradeSql(const ontology::Ontology& ontology,
                                                 const std::map<std::string, std::string>& stored);
+
+// A database made before schema version 3 has rowid multi-valued tables with a UNIQUE
+// (ID, value, graph). `stored_tables`: table name -> its SQL in sqlite_schema; `dependents`:
+// table name -> the SQL of each index and trigger on it. Returns, for each multi-valued table of
+// `ontology` stored without WITHOUT ROWID, the statements that rebuild it in the new layout with
+// its rows, indexes and triggers; nothing when all are new. Run them in one transaction.
+std::vector<std::string> WithoutRowidUpgradeSql(
+    const ontology::Ontology& ontology, const std::map<std::string, std::string>& stored_tables,
+    const std::multimap<std::string, std::string>& dependents);
 
 // INSERT OR IGNORE of the Resource rows of every class and property (their IDs are public).
 std::vector<std::string> OntologyResourcesSql(const ontology::Ontology& ontology);

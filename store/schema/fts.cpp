@@ -107,22 +107,6 @@ std::string RowValuesCte(const ontology::Ontology& ontology,
 
 }  // namespace
 
-std::string FtsDeleteRowSql(const ontology::Ontology& ontology) {
-  const auto properties = FulltextProperties(ontology);
-  if (properties.empty()) return {};
-  return fmt::format("{}INSERT INTO {}({}, rowid{}) SELECT 'delete', ID{} FROM indexed",
-                     RowValuesCte(ontology, properties, "R.ID = ?1"), kFtsTable, kFtsTable,
-                     ColumnList(properties, ""), ColumnList(properties, ""));
-}
-
-std::string FtsInsertRowSql(const ontology::Ontology& ontology) {
-  const auto properties = FulltextProperties(ontology);
-  if (properties.empty()) return {};
-  return fmt::format("{}INSERT INTO {}(rowid{}) SELECT ID{} FROM indexed",
-                     RowValuesCte(ontology, properties, "R.ID = ?1"), kFtsTable, ColumnList(properties, ""),
-                     ColumnList(properties, ""));
-}
-
 std::string FtsSelectRowsSql(const ontology::Ontology& ontology, std::string_view rows,
                              const std::vector<const ontology::Property*>& applicable) {
   const auto properties = FulltextProperties(ontology);

@@ -23,10 +23,7 @@ std::vector<std::string> DropFtsSql();
 // Drop, recreate and re-index everything from the content (migration of full-text flags).
 std::vector<std::string> RebuildFtsSql(const ontology::Ontology& ontology);
 
-// Statements taking the resource ID as parameter ?1; empty when there is no full-text property.
-std::string FtsDeleteRowSql(const ontology::Ontology& ontology);
-std::string FtsInsertRowSql(const ontology::Ontology& ontology);
-// The split form the engine writes with (the two above are its single-statement equivalent):
+// The engine writes the index in two steps (both empty when there is no full-text property):
 // a read of the rows' values (ID then every full-text column, only resources with some text;
 // `rows` is a condition on R.ID, e.g. "R.ID = ?1"; `applicable` narrows the look-ups to
 // properties the resources can have, empty = all), and

@@ -11,7 +11,8 @@ namespace quarry::sparql {
 bool HasScheme(std::string_view iri);
 
 // Resolves `reference` against `base` (RFC 3986 §5.2.2, with remove_dot_segments). An empty
-// base leaves a relative reference unchanged; an absolute reference only loses dot segments.
+// base leaves a relative reference unchanged; an absolute reference is kept as written (as the
+// data loader keeps it: no dot segments removed, no case or escape normalization).
 std::string ResolveIri(std::string_view base, std::string_view reference);
 
 }  // namespace quarry::sparql

@@ -37,5 +37,40 @@ TEST_CASE("Filters through quarry-store: name prefix and suffix, email, phone su
   }
 }
 
+TEST_CASE("A large save through quarry-store streams: every contact, replaced on a second save") {
+  testing::BusFixture bus;
+  testing::TempDir dir;
+  bus.StartStore(dir.path(), QUARRY_ONTOLOGY_DIR);
+  auto connection = Connection::Bus(bus.options());
+  REQUIRE(connection.ok());
+  ContactBook book(**connection);
+  std::vector<Contact> contacts;
+  for (uint32_t i = 0; i < 450; ++i) contacts.push_back(bench::GenerateContact(i));
+  auto saved = book.Save(contacts);  // 3 INSERT DATA requests through Resources.UpdateStream
+  REQUIRE_MESSAGE(saved.ok(), (saved ? "" : saved.error().ToString()));
+  auto all = book.FetchAll();
+  REQUIRE(all.ok());
+  CHECK(all->size() == 450);
+  // Again with other names: 450 deletes, then the inserts, in the one streamed transaction.
+  for (Contact& contact : contacts) contact.full_name += " Second";
+  saved = book.Save(contacts);
+  REQUIRE_MESSAGE(saved.ok(), (saved ? "" : saved.error().ToString()));
+  auto again = book.FetchByUid({"contact-000000", "contact-000449"});
+  REQUIRE(again.ok());
+  REQUIRE(again->size() == 2);
+  CHECK((*again)[0].full_name == contacts[0].full_name);
+  CHECK((*again)[1].full_name == contacts[449].full_name);
+  all = book.FetchAll();
+  REQUIRE(all.ok());
+  CHECK(all->size() == 450);
+  // A contact without a UID fails the save before anything is sent: nothing changes.
+  contacts.push_back(bench::GenerateContact(450));
+  contacts.back().uid.clear();
+  CHECK_FALSE(book.Save(contacts).ok());
+  all = book.FetchAll();
+  REQUIRE(all.ok());
+  CHECK(all->size() == 450);
+}
+
 }  // namespace
 }  // namespace quarry::contacts

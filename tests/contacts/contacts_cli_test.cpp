@@ -94,7 +94,7 @@ TEST_CASE("contacts get and find") {
   CHECK(book.Uids({"find", "--phone", "030 1000629"}) ==
         std::vector<std::string>{"contact-000017"});
   const std::string plan = QuarryOk(book.Contacts({"find", "--phone", "1000629", "--explain"}));
-  CHECK(plan.find("USING INDEX nco:PersonContact_qco:reversedPhoneKey_qco:reversedPhoneKey "
+  CHECK(plan.find("USING COVERING INDEX nco:PersonContact_qco:reversedPhoneKey_qco:reversedPhoneKey "
                   "(qco:reversedPhoneKey>? AND qco:reversedPhoneKey<?)") != std::string::npos);
   CHECK(plan.find("qco:record") != std::string::npos);  // the found contacts' records, same statement
   // --uids: the same contacts' UIDs, one a line, from the same index.
@@ -113,7 +113,7 @@ TEST_CASE("contacts get and find") {
   const std::string uids_plan =
       QuarryOk(book.Contacts({"find", "--phone", "1000629", "--uids", "--explain"}));
   CHECK(uids_plan.find("nco:contactUID") != std::string::npos);
-  CHECK(uids_plan.find("USING INDEX nco:PersonContact_qco:reversedPhoneKey_qco:reversedPhoneKey "
+  CHECK(uids_plan.find("USING COVERING INDEX nco:PersonContact_qco:reversedPhoneKey_qco:reversedPhoneKey "
                        "(qco:reversedPhoneKey>? AND qco:reversedPhoneKey<?)") != std::string::npos);
   const testing::QuarryRun two = RunQuarry(book.Contacts({"find", "--prefix", "a", "--email", "b"}));
   CHECK(two.exit_code != 0);

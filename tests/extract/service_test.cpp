@@ -182,5 +182,26 @@ TEST_CASE("quarry-extract: results of many files share one store transaction and
   CHECK(fixture.Rows("SELECT ?ie { ?ie fts:match \"kestrel\" }").size() == 1);
 }
 
+TEST_CASE("quarry-extract: GetStatus counts the time worker slots waited for room to keep a result") {
+  ExtractServiceFixture fixture;
+  // Room for one result: while the writer has it at the store, a slot with the next result
+  // waits (blocked_ms). No CPU budget: a slot resting after each file would rarely wait.
+  fixture.StartExtract({"--max-unwritten", "1", "--cpu-percent", "100"});
+  std::vector<std::string> urls;
+  for (int i = 0; i < 200; ++i) {
+    urls.push_back(FileUrl(
+        fixture.files().Write(fmt::format("wait{}.txt", i), fmt::format("wait{} text\n", i)).string()));
+  }
+  auto status = fixture.Status();
+  CHECK(ExtractServiceFixture::Count(status, "blocked_ms") == 0);
+  CHECK(ExtractServiceFixture::Count(status, "starved_ms") == 0);
+  fixture.Queue(urls);
+  status = fixture.WaitDone(200);
+  CHECK(ExtractServiceFixture::Count(status, "extracted") == 200);
+  // Most of 200 results wait for a store round trip each (a write with full-text rows: well
+  // over 5 us on average, so at least 1 ms in all).
+  CHECK(ExtractServiceFixture::Count(status, "blocked_ms") >= 1);
+}
+
 }  // namespace
 }  // namespace quarry::testing

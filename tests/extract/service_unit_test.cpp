@@ -16,7 +16,6 @@
 #include "extract/service/extractor_service.h"
 #include "extract/service/file_queue.h"
 #include "extract/service/sandbox.h"
-#include "extract/service/busy_heap_trimmer.h"
 #include "extract/service/worker_process.h"
 #include "extract/service/worker_protocol.h"
 #include "tests/support/temp_dir.h"
@@ -305,18 +304,6 @@ TEST_CASE("NeedsLookup: the next batch is looked up while the workers still have
   // ... but never more than a batch ahead, so a Queue call still overtakes the backlog soon.
   CHECK_FALSE(NeedsLookup(kLookupBatch + 2, 2));
   CHECK_FALSE(NeedsLookup(kLookupBatch + 8, 8));
-}
-
-TEST_CASE("BusyTrimDue: a busy worker or dispatcher trims at most once a second, once its heap grew") {
-  using std::chrono::milliseconds;
-  constexpr size_t kMiB = size_t{1} << 20;
-  CHECK(BusyTrimDue(milliseconds(1000), 20 * kMiB, 20 * kMiB - kBusyTrimGrowth));
-  CHECK(BusyTrimDue(milliseconds(5000), 30 * kMiB, 20 * kMiB));
-  // Not yet a second since the last look: no trim, however much it grew.
-  CHECK_FALSE(BusyTrimDue(milliseconds(999), 30 * kMiB, 20 * kMiB));
-  // Grown by less than kBusyTrimGrowth, or shrunk: nothing to give back.
-  CHECK_FALSE(BusyTrimDue(milliseconds(1000), 20 * kMiB + kBusyTrimGrowth - 1, 20 * kMiB));
-  CHECK_FALSE(BusyTrimDue(milliseconds(1000), 19 * kMiB, 20 * kMiB));
 }
 
 }  // namespace

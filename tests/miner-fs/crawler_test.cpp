@@ -103,8 +103,9 @@ TEST_CASE("Crawler: a second crawl with nothing changed writes nothing") {
   CHECK(second.counting.transactions == 0);
   CHECK(second.counting.update_count == 0);
   CHECK(second.extraction.size() == 0);
-  // One query per folder: root, sub, deeper.
+  // One query per folder: root, sub, deeper; none asks for the files' IRIs.
   CHECK(second.counting.children_queries == 3);
+  CHECK(second.counting.iri_queries == 0);
 }
 
 TEST_CASE("ConnectionIndexStore: each known child comes back under the folder it was asked for") {
@@ -143,6 +144,75 @@ TEST_CASE("ConnectionIndexStore: each known child comes back under the folder it
   CHECK(in_sub.at("c.mp3").kind == EntryKind::kFile);
   REQUIRE(in_sub.contains("deeper"));
   CHECK(in_sub.at("deeper").kind == EntryKind::kFolder);
+}
+
+TEST_CASE("ConnectionIndexStore: children to compare carry the folders' IRIs, not the files'") {
+  EmbeddedStore embedded;
+  MakeTree(embedded.dir);
+  IndexOnce(embedded);
+  const std::string root = embedded.Value(fmt::format(
+      "SELECT ?r {{ ?r nie:url \"{}\" }}", FileUri((embedded.dir / "root").string())));
+  REQUIRE_FALSE(root.empty());
+  auto full = embedded.store->Children({root});
+  auto compare = embedded.store->ChildrenToCompare({root});
+  REQUIRE_MESSAGE(full.ok(), (full ? std::string() : full.error().ToString()));
+  REQUIRE_MESSAGE(compare.ok(), (compare ? std::string() : compare.error().ToString()));
+  const KnownChildren& with = full->at(root);
+  const KnownChildren& without = compare->at(root);
+  REQUIRE(with.size() == 3);  // a.txt, b.pdf, sub
+  REQUIRE(without.size() == with.size());
+  for (const auto& [name, child] : with) {
+    CAPTURE(name);
+    REQUIRE(without.contains(name));
+    const KnownChild& other = without.at(name);
+    CHECK(other.kind == child.kind);
+    CHECK(other.mtime_us == child.mtime_us);
+    CHECK(other.size == child.size);
+    CHECK_FALSE(child.iri.empty());
+    // A folder keeps its IRI (the crawl descends with it); a file's is left out.
+    CHECK(other.iri == (child.kind == EntryKind::kFolder ? child.iri : std::string()));
+  }
+}
+
+TEST_CASE("Crawler: changed and deleted files found without their IRIs keep or lose their resources") {
+  EmbeddedStore embedded;
+  MakeTree(embedded.dir);
+  IndexOnce(embedded);
+  const std::filesystem::path root = embedded.dir / "root";
+  const auto resource = [&](const std::string& relative) {
+    return embedded.Value(fmt::format("SELECT ?r {{ ?r nie:url \"{}\" }}", FileUri((root / relative).string())));
+  };
+  const std::string a_before = resource("a.txt");
+  const std::string c_before = resource("sub/c.mp3");
+  REQUIRE_FALSE(a_before.empty());
+  REQUIRE_FALSE(c_before.empty());
+  embedded.dir.Write("root/a.txt", "alpha, longer now");     // changed
+  std::filesystem::remove(root / "b.pdf");                    // deleted
+  std::filesystem::remove(root / "sub/c.mp3");                // a file that is now a folder
+  embedded.dir.Write("root/sub/c.mp3/inside.txt", "i");
+  CrawlRun second(embedded);
+  second.Crawl(root);
+  CHECK(second.crawler.stats().changed == 2);  // a.txt, the folder sub (its mtime)
+  CHECK(second.crawler.stats().deleted == 2);  // b.pdf, the file c.mp3
+  CHECK(second.crawler.stats().created == 2);  // the folder c.mp3, inside.txt
+  // One query with the files' IRIs for each folder with such a change: root and sub.
+  CHECK(second.counting.iri_queries == 2);
+  CHECK(resource("a.txt") == a_before);  // the same resource, updated
+  CHECK(embedded.Value(fmt::format("SELECT ?s {{ <{}> nfo:fileSize ?s }}", a_before)) == "17");
+  CHECK(resource("b.pdf").empty());
+  CHECK(embedded.Value(fmt::format("SELECT (COUNT(?t) AS ?c) {{ <{}> a ?t }}", c_before)) == "0");
+  const std::string c_after = resource("sub/c.mp3");
+  REQUIRE_FALSE(c_after.empty());
+  CHECK(c_after != c_before);
+  CHECK(embedded.Value(fmt::format("SELECT (COUNT(?t) AS ?c) {{ <{}> a ?t FILTER (?t = nfo:Folder) }}", c_after)) ==
+        "1");
+  // root, sub, deeper, a, c.mp3, inside, d
+  CHECK(CountFiles(embedded) == "7");
+  // A third crawl finds nothing left to do.
+  CrawlRun third(embedded);
+  third.Crawl(root);
+  CHECK(third.counting.transactions == 0);
+  CHECK(third.counting.iri_queries == 0);
 }
 
 TEST_CASE("Crawler: a restart asks for the known children of a batch of folders in one query") {

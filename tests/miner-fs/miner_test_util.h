@@ -23,8 +23,15 @@ class CountingStore final : public IndexStore {
   Result<std::unordered_map<std::string, KnownChildren>> Children(
       const std::vector<std::string>& folder_iris) override {
     ++children_queries;
+    ++iri_queries;
     children_folders += folder_iris.size();
     return inner_.Children(folder_iris);
+  }
+  Result<std::unordered_map<std::string, KnownChildren>> ChildrenToCompare(
+      const std::vector<std::string>& folder_iris) override {
+    ++children_queries;
+    children_folders += folder_iris.size();
+    return inner_.ChildrenToCompare(folder_iris);
   }
   Result<std::optional<KnownChild>> Lookup(const std::string& uri) override {
     ++lookups;
@@ -36,7 +43,8 @@ class CountingStore final : public IndexStore {
     return inner_.Apply(updates);
   }
   Result<void> Ping() override { return inner_.Ping(); }
-  int children_queries = 0;   // queries
+  int children_queries = 0;   // queries (both kinds)
+  int iri_queries = 0;        // of them, Children() (with the files' IRIs)
   size_t children_folders = 0;  // folders they asked for
   int lookups = 0;
   int transactions = 0;

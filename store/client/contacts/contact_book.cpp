@@ -16,6 +16,9 @@ namespace {
 
 // Bounds the size of one INSERT DATA request.
 constexpr size_t kChunk = 200;
+// A save of more contacts than this streams its requests (ContactBook::Save); a smaller one
+// goes as one Batch (no socket pair, no thread: save_one stays one call).
+constexpr size_t kStreamFrom = kChunk;
 
 // The contacts of `uids` already stored, by UID.
 Result<std::set<std::string>> ExistingUids(ContactBook::Statements& statements,
@@ -60,18 +63,39 @@ Result<void> ContactBook::Save(const std::vector<Contact>& contacts) {
     if (last_of.insert_or_assign(contacts[i].uid, i).second) uids.push_back(contacts[i].uid);
   }
   QUARRY_ASSIGN_OR_RETURN(const auto existing, ExistingUids(*statements_, uids));
-  Batch batch = connection_.CreateBatch();
-  for (const auto& uid : existing) batch.Add(DeleteContactUpdate(ContactIri(uid)));
-  for (size_t begin = 0; begin < uids.size(); begin += kChunk) {
-    std::string update = fmt::format("{}INSERT DATA {{\n", kSparqlPrefixes);
+  // The requests in order: a delete per stored contact, then an INSERT DATA per kChunk.
+  auto existing_at = existing.begin();
+  size_t begin = 0;
+  const auto produce = [&](std::string& update) -> Result<bool> {
+    if (existing_at != existing.end()) {
+      update = DeleteContactUpdate(ContactIri(*existing_at++));
+      return true;
+    }
+    if (begin >= uids.size()) return false;
+    update = fmt::format("{}INSERT DATA {{\n", kSparqlPrefixes);
     std::set<std::string> stated;  // tags and photos shared by contacts of this request
     for (size_t i = begin; i < std::min(uids.size(), begin + kChunk); ++i) {
       AppendContactTriples(contacts[last_of.at(uids[i])], stated, update, options_.records);
     }
     update += "}";
-    batch.Add(std::move(update));
+    begin += kChunk;
+    return true;
+  };
+  Result<void> done = Ok();
+  if (options_.stream_saves && uids.size() > kStreamFrom) {
+    // Streamed (Connection::UpdateStream): one request at a time, never the whole batch in
+    // this process or in quarry-store (issue 7: the batch-save peak RSS).
+    done = connection_.UpdateStream(produce);
+  } else {
+    Batch batch = connection_.CreateBatch();
+    for (std::string update;;) {
+      QUARRY_ASSIGN_OR_RETURN(const bool more, produce(update));
+      if (!more) break;
+      batch.Add(std::move(update));
+    }
+    done = batch.Execute();
   }
-  if (auto done = batch.Execute(); !done) {
+  if (!done) {
     return std::move(done.error()).WithContext(fmt::format("saving {} contacts", uids.size()));
   }
   return {};
@@ -86,8 +110,11 @@ Result<void> ContactBook::Remove(const std::vector<std::string>& uids) {
 }
 
 Result<std::vector<Contact>> ContactBook::FetchAll() {
-  QUARRY_ASSIGN_OR_RETURN(auto rows,
-                          options_.records ? statements_->FetchAll() : statements_->ReadAll());
+  if (options_.records) {  // the contacts decoded in place are the vector returned: no move
+    QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->FetchAllRows());
+    return std::move(rows.contacts);
+  }
+  QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->ReadAll());
   return WithoutIds(std::move(rows));
 }
 
@@ -104,8 +131,8 @@ Result<std::vector<Contact>> ContactBook::FetchByUid(const std::vector<std::stri
   // Records by UID, one statement per kMaxUidsPerQuery; record-less contacts from their nco
   // data (contact_statements.h).
   if (options_.records) {
-    QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->FetchUids(unique));
-    return WithoutIds(std::move(rows));
+    QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->FetchUidsRows(unique));
+    return std::move(rows.contacts);
   }
   if (unique.size() <= kShortUidList) {  // one statement (contact_statements.h)
     QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->ReadUids(unique, 0, unique.size()));
@@ -146,8 +173,8 @@ Result<std::vector<Contact>> ContactBook::Find(const ContactFilter& filter) {
   // so the index answers exactly the contacts that match. Case-folding each name of 800 found
   // contacts again was 4 % of prefix_short (issue 7, callgrind).
   if (options_.records) {
-    QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->Find(filter));
-    return WithoutIds(std::move(rows));
+    QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->FindRows(filter));
+    return std::move(rows.contacts);
   }
   QUARRY_ASSIGN_OR_RETURN(const auto ids, statements_->FindIds(filter));
   QUARRY_ASSIGN_OR_RETURN(auto rows, statements_->ReadIds(ids));

@@ -322,11 +322,12 @@ void ContactBook::Statements::ReleaseBuffer() {
 ContactBook::Statements::RecordRows ContactBook::Statements::Decode(
     const std::vector<size_t>& order) {
   RecordRows out;
+  out.ids.resize(order.size());
   out.contacts.resize(order.size());  // made once, in place: no Contact moved on growth
   for (size_t i = 0; i < order.size(); ++i) {
     const BufferedRow& row = rows_[order[i]];
-    auto& [id, contact] = out.contacts[i];
-    id = row.id;
+    Contact& contact = out.contacts[i];
+    out.ids[i] = row.id;
     if (!row.has_record || !DecodeRecordInto(row.Record(bytes_), contact)) {
       contact = Contact{};  // a failed decode may have written part of it
       out.missing.push_back(i);
@@ -433,11 +434,11 @@ Result<ContactBook::Statements::RecordRows> ContactBook::Statements::AllRecords(
   return DecodeAll();
 }
 
-Result<IdContacts> ContactBook::Statements::Complete(RecordRows rows) {
-  if (rows.missing.empty()) return std::move(rows.contacts);  // every row had its record
+Result<ContactBook::Statements::RecordRows> ContactBook::Statements::Complete(RecordRows rows) {
+  if (rows.missing.empty()) return rows;  // every row had its record
   std::vector<int64_t> missing;
   missing.reserve(rows.missing.size());
-  for (const size_t at : rows.missing) missing.push_back(rows.contacts[at].first);
+  for (const size_t at : rows.missing) missing.push_back(rows.ids[at]);
   QUARRY_ASSIGN_OR_RETURN(IdContacts natural, ReadIds(missing));
   std::unordered_map<int64_t, Contact*> read;
   read.reserve(natural.size());
@@ -445,24 +446,28 @@ Result<IdContacts> ContactBook::Statements::Complete(RecordRows rows) {
   // Missing rows filled from the nco reads, each once; the rest (no contact) dropped.
   std::vector<bool> drop(rows.contacts.size(), false);
   for (const size_t at : rows.missing) {
-    auto& [id, contact] = rows.contacts[at];
-    const auto found = read.find(id);
+    const auto found = read.find(rows.ids[at]);
     if (found == read.end()) {
       drop[at] = true;
       continue;
     }
-    contact = std::move(*found->second);
+    rows.contacts[at] = std::move(*found->second);
     read.erase(found);
   }
-  IdContacts& contacts = rows.contacts;
+  rows.missing.clear();
   size_t kept = 0;
-  for (size_t i = 0; i < contacts.size(); ++i) {
+  for (size_t i = 0; i < rows.contacts.size(); ++i) {
     if (drop[i]) continue;
-    if (kept != i) contacts[kept] = std::move(contacts[i]);
+    if (kept != i) {
+      rows.ids[kept] = rows.ids[i];
+      rows.contacts[kept] = std::move(rows.contacts[i]);
+    }
     ++kept;
   }
-  contacts.erase(contacts.begin() + static_cast<std::ptrdiff_t>(kept), contacts.end());
-  return std::move(contacts);
+  rows.ids.resize(kept);
+  rows.contacts.erase(rows.contacts.begin() + static_cast<std::ptrdiff_t>(kept),
+                      rows.contacts.end());
+  return rows;
 }
 
 namespace {
@@ -474,11 +479,23 @@ void Append(ContactBook::Statements::RecordRows& rows, ContactBook::Statements::
   }
   const size_t offset = rows.contacts.size();
   for (const size_t at : chunk.missing) rows.missing.push_back(offset + at);
+  rows.ids.insert(rows.ids.end(), chunk.ids.begin(), chunk.ids.end());
   std::move(chunk.contacts.begin(), chunk.contacts.end(), std::back_inserter(rows.contacts));
+}
+
+// Each contact of `rows` with its ID.
+IdContacts Zip(ContactBook::Statements::RecordRows rows) {
+  IdContacts out;
+  out.reserve(rows.contacts.size());
+  for (size_t i = 0; i < rows.contacts.size(); ++i) {
+    out.emplace_back(rows.ids[i], std::move(rows.contacts[i]));
+  }
+  return out;
 }
 }  // namespace
 
-Result<IdContacts> ContactBook::Statements::FetchUids(const std::vector<std::string>& uids) {
+Result<ContactBook::Statements::RecordRows> ContactBook::Statements::FetchUidsRows(
+    const std::vector<std::string>& uids) {
   RecordRows rows;
   for (size_t begin = 0; begin < uids.size(); begin += kMaxUidsPerQuery) {
     QUARRY_ASSIGN_OR_RETURN(
@@ -489,7 +506,8 @@ Result<IdContacts> ContactBook::Statements::FetchUids(const std::vector<std::str
   return Complete(std::move(rows));
 }
 
-Result<IdContacts> ContactBook::Statements::FetchIds(const std::vector<int64_t>& ids) {
+Result<ContactBook::Statements::RecordRows> ContactBook::Statements::FetchIdsRows(
+    const std::vector<int64_t>& ids) {
   RecordRows rows;
   for (size_t begin = 0; begin < ids.size(); begin += kMaxUidsPerQuery) {
     QUARRY_ASSIGN_OR_RETURN(RecordRows chunk,
@@ -499,14 +517,35 @@ Result<IdContacts> ContactBook::Statements::FetchIds(const std::vector<int64_t>&
   return Complete(std::move(rows));
 }
 
-Result<IdContacts> ContactBook::Statements::Find(const ContactFilter& filter) {
+Result<ContactBook::Statements::RecordRows> ContactBook::Statements::FindRows(
+    const ContactFilter& filter) {
   QUARRY_ASSIGN_OR_RETURN(RecordRows rows, FindRecords(filter));
   return Complete(std::move(rows));
 }
 
-Result<IdContacts> ContactBook::Statements::FetchAll() {
+Result<ContactBook::Statements::RecordRows> ContactBook::Statements::FetchAllRows() {
   QUARRY_ASSIGN_OR_RETURN(RecordRows rows, AllRecords());
   return Complete(std::move(rows));
+}
+
+Result<IdContacts> ContactBook::Statements::FetchUids(const std::vector<std::string>& uids) {
+  QUARRY_ASSIGN_OR_RETURN(RecordRows rows, FetchUidsRows(uids));
+  return Zip(std::move(rows));
+}
+
+Result<IdContacts> ContactBook::Statements::FetchIds(const std::vector<int64_t>& ids) {
+  QUARRY_ASSIGN_OR_RETURN(RecordRows rows, FetchIdsRows(ids));
+  return Zip(std::move(rows));
+}
+
+Result<IdContacts> ContactBook::Statements::Find(const ContactFilter& filter) {
+  QUARRY_ASSIGN_OR_RETURN(RecordRows rows, FindRows(filter));
+  return Zip(std::move(rows));
+}
+
+Result<IdContacts> ContactBook::Statements::FetchAll() {
+  QUARRY_ASSIGN_OR_RETURN(RecordRows rows, FetchAllRows());
+  return Zip(std::move(rows));
 }
 
 }  // namespace quarry::contacts

@@ -21,14 +21,14 @@ class ContactView::Impl {
 
   // Caller holds mutex_.
   Result<void> LoadLocked() {
-    IdContacts found;
+    ContactBook::Statements::RecordRows found;
     if (filter_ && !FilterRange(*filter_).low.empty()) {  // an empty key matches all: read all
-      QUARRY_ASSIGN_OR_RETURN(found, statements_.Find(*filter_));
+      QUARRY_ASSIGN_OR_RETURN(found, statements_.FindRows(*filter_));
     } else {
-      QUARRY_ASSIGN_OR_RETURN(found, statements_.FetchAll());
+      QUARRY_ASSIGN_OR_RETURN(found, statements_.FetchAllRows());
     }
-    for (auto& [id, contact] : found) {
-      if (Wanted(contact)) contacts_.emplace(id, std::move(contact));
+    for (size_t i = 0; i < found.contacts.size(); ++i) {
+      if (Wanted(found.contacts[i])) contacts_.emplace(found.ids[i], std::move(found.contacts[i]));
     }
     return {};
   }

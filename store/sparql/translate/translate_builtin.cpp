@@ -128,6 +128,11 @@ const Literal* ConstantLiteral(const Expr& expr) {
 
 Result<SqlExpr> Translator::Builtin(const BuiltinCall& call, const Fragment& scope,
                                     bool allow_aggregates) {
+  if (call.function == Builtin::kDatatype && call.args.size() == 1) {
+    // Open mode: the datatype of a typed number (decimal + decimal is a decimal).
+    QUARRY_ASSIGN_OR_RETURN(const std::optional<std::string> numeric, NumericTerm(call.args[0], scope, false, allow_aggregates));
+    if (numeric) return IriText(fmt::format("quarry_term_datatype({})", *numeric));
+  }
   std::vector<SqlExpr> args;
   for (const Expr& arg : call.args) {
     QUARRY_ASSIGN_OR_RETURN(SqlExpr value, Expression(arg, scope, allow_aggregates));

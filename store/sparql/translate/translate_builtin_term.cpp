@@ -3,6 +3,7 @@
 // SHA512, UUID, STRUUID.
 #include <fmt/format.h>
 
+#include "store/sparql/iri.h"
 #include "store/sparql/translate/builtin_helpers.h"
 
 namespace quarry::sparql::translate {
@@ -168,7 +169,18 @@ Result<SqlExpr> TermBuiltin(Translator& translator, const BuiltinCall& call,
       return Datatype(translator, args.at(0));
     case Builtin::kIri:
     case Builtin::kUri:
+      if (const Term* term = std::get_if<Term>(&call.args.at(0).node)) {
+        // A constant IRI need not be stored: IRI(<x>) is <x> itself, not its Resource ID.
+        if (const Iri* iri = std::get_if<Iri>(term)) return IriText(translator.BindValue(iri->iri));
+      }
       if (IsIriLike(args.at(0))) return args[0];
+      if (const Literal* literal = ConstantLiteral(call.args.at(0));
+          literal && literal->lang.empty() && !translator.base_iri().empty() &&
+          !HasScheme(literal->lexical) &&
+          (literal->datatype_iri.empty() || literal->datatype_iri == std::string(kXsdNs) + "string")) {
+        // A relative IRI resolves against the query's BASE (§17.4.2.8); it need not be stored.
+        return IriText(translator.BindValue(ResolveIri(translator.base_iri(), literal->lexical)));
+      }
       if (!MayBeString(args[0])) return TypeError(ValueType::kResource);
       return SqlExpr{
           fmt::format("(SELECT ID FROM Resource WHERE Uri = quarry_text({}))", args[0].sql),

@@ -363,6 +363,8 @@ Result<SqlExpr> Translator::AggregateExpr(const Aggregate& aggregate, const Frag
 }
 
 Result<std::optional<std::string>> Translator::ProjectedTerm(const Expr& expr, const Fragment& scope) {
+  QUARRY_ASSIGN_OR_RETURN(const std::optional<std::string> numeric, NumericTerm(expr, scope, false, true));
+  if (numeric) return numeric;
   const auto* aggregate = std::get_if<Aggregate>(&expr.node);
   // Only a variable's own terms: an expression over them (IF, COALESCE) keeps the term ID of an
   // argument (KeepArguments), not of its result.

@@ -296,6 +296,14 @@ Result<void> Translator::Join(Fragment& into, Fragment other) {
     }
     into.conditions.push_back(fmt::format("({0} IS NULL OR {1} IS NULL OR {2})", found->second.sql,
                                           value.sql, Equal(found->second, value)));
+    // A side that is always bound is the joined value (the other equals it when bound): it
+    // keeps its kind, so an open-mode term joined with a VALUES column stays the stored term.
+    if (!into.nullable.count(name)) continue;
+    if (!other.nullable.count(name)) {
+      found->second = value;
+      into.nullable.erase(name);
+      continue;
+    }
     const SqlExpr common = CommonKind({found->second, value});
     found->second = {fmt::format("coalesce({}, {})", Convert(found->second, common), Convert(value, common)),
                      common.kind, common.type};

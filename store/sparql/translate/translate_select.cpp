@@ -208,6 +208,7 @@ Result<SqlQuery> TranslateQuery(const Query& query, const ontology::Ontology& on
   QUARRY_TRY(CheckSupported(query));
   Translator translator(ontology);
   translator.set_open_mode(open_mode);
+  translator.set_base_iri(query.base_iri);
   translator.SetDataset(DatasetOf(query.dataset, open_mode));
   QUARRY_ASSIGN_OR_RETURN(Fragment fragment, Where(translator, query));
   if (query.form == QueryForm::kAsk) {

@@ -122,6 +122,9 @@ class Translator {
   SqlQuery& output() { return output_; }
   // Open mode: unknown and variable predicates read the quad table (translate_quad.cpp).
   void set_open_mode(bool open_mode) { open_mode_ = open_mode; }
+  // The query's BASE, against which IRI("relative") resolves.
+  void set_base_iri(std::string base_iri) { base_iri_ = std::move(base_iri); }
+  const std::string& base_iri() const { return base_iri_; }
   bool UsesQuads(const TriplePattern& triple) const;
   Result<void> AddQuadTriple(Fragment& fragment, const TriplePattern& triple,
                              const GraphContext& graph);
@@ -137,6 +140,13 @@ class Translator {
   // typed by XPath's promotion with exact decimals (quarry_term_sum/avg,
   // sql_aggregate_functions.cpp); nullopt for any other expression.
   Result<std::optional<std::string>> ProjectedTerm(const Expr& expr, const Fragment& scope);
+  // Open mode: the output form of an XSD number (store/engine/sql_numeric_functions.h) for
+  // + - * /, unary + -, ABS/CEIL/FLOOR/ROUND and the casts to xsd:decimal/float/double whose
+  // leaves are quad-table terms, literals, or (`allow_aggregates`) aggregates (`operand`: a bare
+  // term counts); nullopt otherwise (translate_numeric.cpp).
+  Result<std::optional<std::string>> NumericTerm(const Expr& expr, const Fragment& scope,
+                                                 bool operand = false,
+                                                 bool allow_aggregates = false);
 
  private:
   Result<void> AddTriple(Fragment& fragment, const TriplePattern& triple,
@@ -168,6 +178,7 @@ class Translator {
   std::map<std::string, SqlExpr> projected_;
   int alias_counter_ = 0;
   bool open_mode_ = false;
+  std::string base_iri_;
   Dataset dataset_;
   GraphContext active_graph_;  // of the group being translated (Group), for EXISTS
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -149,18 +150,50 @@ TEST_CASE("TrimFreeHeap gives free pages inside the heap back, and only above it
   ::free(pin);
 }
 
-TEST_CASE("HeapTrimDue: only when the process is quiet and grew by 1 MiB since the last trim") {
+TEST_CASE("QuietForTrim: the trimmer thread trims only a process under 2% of a core") {
   using std::chrono::microseconds;
   using std::chrono::milliseconds;
-  constexpr size_t kMiB = size_t{1} << 20;
   const milliseconds second(1000);
-  CHECK(HeapTrimDue(microseconds(0), second, 40 * kMiB, 30 * kMiB));
-  CHECK(HeapTrimDue(microseconds(19000), second, 40 * kMiB, 30 * kMiB));  // under 2% of a core
-  CHECK_FALSE(HeapTrimDue(microseconds(20000), second, 40 * kMiB, 30 * kMiB));  // busy
-  CHECK_FALSE(HeapTrimDue(microseconds(100000), second, 40 * kMiB, 30 * kMiB));
-  CHECK_FALSE(HeapTrimDue(microseconds(0), second, 30 * kMiB + kMiB - 1, 30 * kMiB));
-  CHECK(HeapTrimDue(microseconds(0), second, 31 * kMiB, 30 * kMiB));
-  CHECK_FALSE(HeapTrimDue(microseconds(2000), milliseconds(100), 40 * kMiB, 0));
+  CHECK(QuietForTrim(microseconds(0), second));
+  CHECK(QuietForTrim(microseconds(19000), second));
+  CHECK_FALSE(QuietForTrim(microseconds(20000), second));  // busy
+  CHECK_FALSE(QuietForTrim(microseconds(100000), second));
+  CHECK_FALSE(QuietForTrim(microseconds(2000), milliseconds(100)));
+}
+
+TEST_CASE("HeapTrimLedger: a trim is due once the resident size grew by the growth since the last") {
+  constexpr size_t kMiB = size_t{1} << 20;
+  HeapTrimLedger thread_ledger(kMiB, 0);  // the trimmer thread's: its first look may trim
+  CHECK(thread_ledger.Grew(40 * kMiB));
+  HeapTrimLedger busy(kBusyTrimGrowth, SIZE_MAX);  // BusyHeapTrimmer's: the first look notes
+  CHECK_FALSE(busy.Grew(20 * kMiB));
+  CHECK_FALSE(busy.Grew(20 * kMiB + kBusyTrimGrowth - 1));
+  CHECK(busy.Grew(20 * kMiB + kBusyTrimGrowth));
+  CHECK(busy.Grew(30 * kMiB));
+  // Shrunk on its own: the lower size is the base from then on.
+  CHECK_FALSE(busy.Grew(19 * kMiB));
+  CHECK_FALSE(busy.Grew(19 * kMiB + kBusyTrimGrowth - 1));
+  CHECK(busy.Grew(19 * kMiB + kBusyTrimGrowth));
+  if (kGlibcMalloc) {
+    // A trim notes the size after it: the growth counts from there.
+    void* pin = nullptr;
+    FreeInsideHeap(&pin);
+    HeapTrimLedger ledger(kMiB, 0);
+    REQUIRE(ledger.Grew(ResidentBytes()));
+    CHECK(ledger.Trim());
+    CHECK_FALSE(ledger.Grew(ResidentBytes()));
+    ::free(pin);
+  }
+}
+
+TEST_CASE("BusyHeapTrimmer: a busy worker or dispatcher looks at most once a second") {
+  using std::chrono::milliseconds;
+  const auto start = std::chrono::steady_clock::now();
+  BusyHeapTrimmer trimmer(true, start);
+  CHECK_FALSE(trimmer.LookDue(start + milliseconds(999)));
+  CHECK(trimmer.LookDue(start + milliseconds(1000)));
+  CHECK_FALSE(trimmer.LookDue(start + milliseconds(1500)));  // the last look was at 1000
+  CHECK(trimmer.LookDue(start + milliseconds(2100)));
 }
 
 TEST_CASE("NextTrimCheck: back to the interval when busy, doubling up to 64 intervals when idle") {

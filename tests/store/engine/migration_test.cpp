@@ -78,6 +78,98 @@ TEST_CASE("engine migration: indexes on single-valued columns are partial, older
   CHECK(store.Rows(kPrefixes + "SELECT ?s { ?s ex:size ?n FILTER (?n >= 15) } ORDER BY ?s") == Rows{"urn:e", "urn:s2"});
 }
 
+// The SQL sqlite_schema holds for table `name`, read beside the store.
+std::string TableSql(const TestStore& store, const std::string& name) {
+  auto db = engine::Database::Open(store.dir().path() / "db" / "meta.db", engine::OpenMode::kReadOnly);
+  REQUIRE(db.ok());
+  auto statement = db->Prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  REQUIRE(statement.ok());
+  REQUIRE(statement->Bind(1, std::string_view(name)).ok());
+  auto has_row = statement->Step();
+  REQUIRE(has_row.ok());
+  return *has_row ? std::string(statement->ColumnText(0)) : std::string();
+}
+
+TEST_CASE("engine migration: schema version 2's rowid multi-valued tables are rebuilt WITHOUT ROWID") {
+  TestStore store;
+  Fill(store);
+  store.Update(kPrefixes + "INSERT DATA { <urn:s1> ex:keyword \"saxophone\" . "
+                           "GRAPH <urn:g> { <urn:s2> ex:genre \"rock\" } }");
+  // The layout before version 3: rowid tables with UNIQUE (ID, value, graph), made by hand from
+  // the new ones with their rows, plus an index on a value column (as nrl:indexed makes).
+  const std::vector<std::pair<std::string, std::string>> old_tables = {
+      {"ex:Song_ex:genre", "\"ex:genre\" TEXT"},
+      {"rdfs:Resource_rdf:type", "\"rdf:type\" INTEGER"},
+      {"ex:Element_ex:keyword", "\"ex:keyword\" TEXT"}};
+  store.Close();
+  {
+    auto db = engine::Database::Open(store.dir().path() / "db" / "meta.db", engine::OpenMode::kReadWrite);
+    REQUIRE(db.ok());
+    for (const auto& [table, value] : old_tables) {
+      const std::string column = value.substr(0, value.rfind(' '));
+      const std::string graph = column.substr(0, column.size() - 1) + ":graph\"";
+      const std::string sql =
+          "CREATE TEMP TABLE old_rows AS SELECT * FROM \"" + table + "\"; DROP TABLE \"" + table +
+          "\"; CREATE TABLE \"" + table + "\" (ID INTEGER NOT NULL, " + value + " NOT NULL, " +
+          graph + " INTEGER NOT NULL DEFAULT 0, UNIQUE (ID, " + column + ", " + graph +
+          ")); INSERT INTO \"" + table + "\" SELECT * FROM old_rows; DROP TABLE old_rows";
+      INFO(sql);
+      REQUIRE(db->Exec(sql).ok());
+    }
+    REQUIRE(db->Exec("CREATE INDEX \"ex:Song_ex:genre_ex:genre\" ON \"ex:Song_ex:genre\" "
+                     "(\"ex:genre\"); UPDATE quarry_meta SET value = '2' "
+                     "WHERE key = 'schema_version'").ok());
+  }
+  for (const auto& [table, value] : old_tables) {
+    CHECK(TableSql(store, table).find("UNIQUE") != std::string::npos);
+  }
+  store.Reopen();
+  CHECK(store->migration_summary().empty());
+  for (const auto& [table, value] : old_tables) {
+    CAPTURE(table);
+    CHECK(TableSql(store, table).find("WITHOUT ROWID") != std::string::npos);
+  }
+  CHECK(IndexSql(store, "ex:Song_ex:genre_ex:genre") ==
+        "CREATE INDEX \"ex:Song_ex:genre_ex:genre\" ON \"ex:Song_ex:genre\" (\"ex:genre\")");
+  {
+    auto db = engine::Database::Open(store.dir().path() / "db" / "meta.db", engine::OpenMode::kReadOnly);
+    REQUIRE(db.ok());
+    auto version = db->Prepare("SELECT value FROM quarry_meta WHERE key = 'schema_version'");
+    REQUIRE(version.ok());
+    REQUIRE(*version->Step());
+    CHECK(version->ColumnText(0) == "3");
+  }
+  // Every row kept, in its graph; subject, object, type and full-text lookups answer right.
+  const std::string genres = "SELECT ?s ?g { ?s ex:genre ?g } ORDER BY ?s ?g";
+  CHECK(store.Rows(kPrefixes + genres) == Rows{"urn:s1|jazz", "urn:s2|pop", "urn:s2|rock", "urn:s2|rock"});
+  CHECK(store.Rows(kPrefixes + "SELECT ?s { GRAPH <urn:g> { ?s ex:genre ?x } }") == Rows{"urn:s2"});
+  CHECK(store.Rows(kPrefixes + "SELECT ?s { ?s a ex:Song } ORDER BY ?s") == Rows{"urn:s1", "urn:s2"});
+  const std::string by_genre = "SELECT ?s { ?s ex:genre \"pop\" }";
+  CHECK(store.Rows(kPrefixes + by_genre) == Rows{"urn:s2"});
+  CHECK(Explain(store, by_genre).find("INDEX ex:Song_ex:genre_ex:genre") != std::string::npos);
+  CHECK(Explain(store, by_genre).find("SCAN") == std::string::npos);
+  const auto search = [&](const std::string& words) {
+    return store.Rows("PREFIX fts: <http://tracker.api.gnome.org/ontology/v3/fts#>\n"
+                      "SELECT ?r { ?r fts:match \"" + words + "\" } ORDER BY ?r");
+  };
+  CHECK(search("saxophone") == Rows{"urn:s1"});
+  // Writes after the step: a repeat adds nothing, deletes and a whole-resource delete work.
+  store.Update(kPrefixes + "INSERT DATA { <urn:s1> ex:genre \"jazz\", \"blues\" ; ex:keyword \"oboe\" }");
+  CHECK(store.Rows(kPrefixes + genres) ==
+        Rows{"urn:s1|blues", "urn:s1|jazz", "urn:s2|pop", "urn:s2|rock", "urn:s2|rock"});
+  CHECK(search("oboe") == Rows{"urn:s1"});
+  store.Update(kPrefixes + "DELETE DATA { <urn:s2> ex:genre \"pop\" }");
+  store.Update(kPrefixes + "DELETE WHERE { <urn:s1> ?p ?o }");
+  CHECK(store.Rows(kPrefixes + genres) == Rows{"urn:s2|rock", "urn:s2|rock"});
+  CHECK(store.Rows(kPrefixes + "SELECT ?s { ?s a ex:Song }") == Rows{"urn:s2"});
+  CHECK(search("saxophone").empty());
+  // Once: the next writable open finds version 3 and rebuilds nothing.
+  const std::string before = TableSql(store, "ex:Song_ex:genre");
+  store.Reopen();
+  CHECK(TableSql(store, "ex:Song_ex:genre") == before);
+  CHECK(store.Rows(kPrefixes + genres) == Rows{"urn:s2|rock", "urn:s2|rock"});
+}
+
 TEST_CASE("engine migration: a domain index added then removed keeps every value") {
   TestStore store;
   Fill(store);

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -93,6 +94,15 @@ class Connection {
   Result<void> Update(std::string_view sparql);
   // Many requests in one transaction.
   Batch CreateBatch();
+  // The next request of UpdateStream(): sets `request` and returns true, false after the
+  // last, or an error (the batch then rolls back and UpdateStream returns it).
+  using UpdateProducer = std::function<Result<bool>(std::string& request)>;
+  // A batch whose requests are produced one at a time and run in one transaction, all or
+  // nothing, without the batch ever held whole (issue 7): through Bus() they stream through a
+  // socket to quarry-store as `next` produces them (Resources.UpdateStream), through Open()
+  // each runs as it is produced. A failure is named "update N" (counted from 1). Use it where
+  // a batch is large (a contacts import); a small one costs no less than Batch.
+  Result<void> UpdateStream(const UpdateProducer& next);
   // SQL and SQLite's plan for a query (`quarry sparql --explain`).
   Result<std::string> Explain(std::string_view sparql);
   bool writable() const;

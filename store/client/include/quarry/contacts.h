@@ -112,6 +112,10 @@ struct ContactFilter {
 // the record. Off: no record written nor read (every read from the nco data).
 struct ContactBookOptions {
   bool records = true;
+  // A Save() of many contacts streams its requests (Connection::UpdateStream); false sends
+  // them as one Batch (BatchSparqlUpdate through quarry-store: both processes hold the whole
+  // batch; phonebook_bench --no-stream measures that route).
+  bool stream_saves = true;
 };
 
 class ContactBook {
