@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "bench/phonebook/contact_generator.h"
 #include "quarry/contacts.h"
@@ -13,21 +14,36 @@
 namespace quarry::contacts {
 namespace {
 
-TEST_CASE("Filters through quarry-store: name prefix and suffix, email, phone suffix") {
+// A quarry-store on a private bus and a book on a bus connection to it.
+struct StoreBook {
   testing::BusFixture bus;
   testing::TempDir dir;
-  bus.StartStore(dir.path(), QUARRY_ONTOLOGY_DIR);
-  auto connection = Connection::Bus(bus.options());
-  REQUIRE(connection.ok());
-  ContactBook book(**connection);
+  std::unique_ptr<Connection> connection;
+  std::unique_ptr<ContactBook> book;
+  StoreBook() {
+    bus.StartStore(dir.path(), QUARRY_ONTOLOGY_DIR);
+    auto opened = Connection::Bus(bus.options());
+    REQUIRE(opened.ok());
+    connection = std::move(*opened);
+    book = std::make_unique<ContactBook>(*connection);
+  }
+};
+
+std::vector<Contact> Generated(uint32_t count) {
   std::vector<Contact> contacts;
-  for (uint32_t i = 0; i < 40; ++i) contacts.push_back(bench::GenerateContact(i));
-  const auto saved = book.Save(contacts);
+  for (uint32_t i = 0; i < count; ++i) contacts.push_back(bench::GenerateContact(i));
+  return contacts;
+}
+
+TEST_CASE("Filters through quarry-store: name prefix and suffix, email, phone suffix") {
+  StoreBook store;
+  ContactBook& book = *store.book;
+  const auto saved = book.Save(Generated(40));
   REQUIRE_MESSAGE(saved.ok(), (saved ? "" : saved.error().ToString()));
   using Kind = ContactFilter::Kind;
   for (const QueryTransport transport : {QueryTransport::kFdStream, QueryTransport::kPlainDBus}) {
     CAPTURE(static_cast<int>(transport));
-    (*connection)->SetQueryTransport(transport);
+    store.connection->SetQueryTransport(transport);
     CHECK(FoundUids(book, {Kind::kNamePrefix, "LOVELACE1"}) == std::vector<std::string>{"contact-000016"});
     CHECK(FoundUids(book, {Kind::kNamePrefix, "Müll"}) ==
           std::vector<std::string>{"contact-000009", "contact-000025"});
@@ -38,14 +54,9 @@ TEST_CASE("Filters through quarry-store: name prefix and suffix, email, phone su
 }
 
 TEST_CASE("A large save through quarry-store streams: every contact, replaced on a second save") {
-  testing::BusFixture bus;
-  testing::TempDir dir;
-  bus.StartStore(dir.path(), QUARRY_ONTOLOGY_DIR);
-  auto connection = Connection::Bus(bus.options());
-  REQUIRE(connection.ok());
-  ContactBook book(**connection);
-  std::vector<Contact> contacts;
-  for (uint32_t i = 0; i < 450; ++i) contacts.push_back(bench::GenerateContact(i));
+  StoreBook store;
+  ContactBook& book = *store.book;
+  std::vector<Contact> contacts = Generated(450);
   auto saved = book.Save(contacts);  // 3 INSERT DATA requests through Resources.UpdateStream
   REQUIRE_MESSAGE(saved.ok(), (saved ? "" : saved.error().ToString()));
   auto all = book.FetchAll();

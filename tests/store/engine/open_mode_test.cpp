@@ -17,7 +17,6 @@ namespace {
 
 const std::string kEx =
     "PREFIX ex: <http://example.org/> PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n";
-const std::string kXsd = "http://www.w3.org/2001/XMLSchema#";
 
 TEST_CASE("Open mode: arbitrary predicates are stored and queried") {
   OpenStore open;

@@ -14,6 +14,13 @@
 
 namespace quarry::testing {
 
+inline const std::string kXsd = "http://www.w3.org/2001/XMLSchema#";
+
+// A typed literal as OpenStore::Rows prints it: Typed("3", "decimal") is "\"3\"^^<...#decimal>".
+inline std::string Typed(const std::string& lexical, const std::string& xsd_type) {
+  return "\"" + lexical + "\"^^<" + kXsd + xsd_type + ">";
+}
+
 class OpenStore {
  public:
   OpenStore() { Reopen(); }

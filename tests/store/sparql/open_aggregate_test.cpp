@@ -10,12 +10,6 @@ namespace {
 
 using Rows = std::vector<std::string>;
 
-const std::string kXsd = "http://www.w3.org/2001/XMLSchema#";
-
-std::string Typed(const std::string& lexical, const std::string& type) {
-  return "\"" + lexical + "\"^^<" + kXsd + type + ">";
-}
-
 const std::string kData = R"(PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
   INSERT DATA {
     <urn:ints> <urn:v> 1, 2, 4 .
