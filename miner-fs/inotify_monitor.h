@@ -39,6 +39,8 @@ class InotifyMonitor {
   Result<void> Read(std::vector<FsEvent>& events);
   // True once an IN_Q_OVERFLOW was read; cleared by the call.
   bool TakeOverflow();
+  // Whether an overflow waits for TakeOverflow().
+  bool overflowed() const { return overflowed_; }
   // Test hook (quarry-miner-fs on SIGUSR1): what the kernel does when its queue overflows —
   // the queued events are lost and IN_Q_OVERFLOW is reported.
   void SimulateOverflow();

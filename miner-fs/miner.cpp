@@ -151,6 +151,10 @@ Result<void> Miner::Run(int stop_fd) {
 
 std::chrono::milliseconds Miner::Timeout() const {
   if (store_failed_) return kStoreRetry;
+  // An overflow taken in while paused is owed a re-crawl now: a Resume that came after Turn's
+  // pause check wakes nothing, and the wait below could be a minute (CI saw the re-crawl of
+  // "an inotify queue overflow triggers a re-crawl" never start).
+  if (monitor_.overflowed() && !status_.paused()) return std::chrono::milliseconds(0);
   const bool is_crawling = !crawler_->idle() || !pending_roots_.empty();
   if (is_crawling && !status_.paused()) {
     // The CPU budget's rest (events that arrive meanwhile are still served).
