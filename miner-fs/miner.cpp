@@ -15,7 +15,6 @@ namespace quarry::miner {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::chrono::milliseconds kStatusTick{250};
 constexpr std::chrono::milliseconds kStoreRetry{1000};
 // One turn crawls folders for about this long before looking at events again.
 constexpr std::chrono::milliseconds kCrawlSlice{20};
@@ -69,9 +68,10 @@ Miner::Miner(MinerOptions options, IndexStore& store, FileSystem& file_system,
     OnFolder(path, iri, recursive);
   });
   monitor_.SetMaxWatches(static_cast<size_t>(options_.config.max_watches));
+  status_.SetResumeWaker([this] { Wake(); });
 }
 
-Miner::~Miner() = default;
+Miner::~Miner() { status_.SetResumeWaker(nullptr); }
 
 void Miner::Wake() {
   const uint64_t one = 1;
@@ -151,24 +151,26 @@ Result<void> Miner::Run(int stop_fd) {
 
 std::chrono::milliseconds Miner::Timeout() const {
   if (store_failed_) return kStoreRetry;
-  // An overflow taken in while paused is owed a re-crawl now: a Resume that came after Turn's
-  // pause check wakes nothing, and the wait below could be a minute (CI saw the re-crawl of
-  // "an inotify queue overflow triggers a re-crawl" never start).
-  if (monitor_.overflowed() && !status_.paused()) return std::chrono::milliseconds(0);
-  const bool is_crawling = !crawler_->idle() || !pending_roots_.empty();
-  if (is_crawling && !status_.paused()) {
-    // The CPU budget's rest (events that arrive meanwhile are still served).
-    return std::max(std::chrono::milliseconds(0),
-                    std::chrono::ceil<std::chrono::milliseconds>(next_slice_ - Clock::now()));
-  }
   const auto now = Clock::now();
-  auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::minutes(1));
+  auto wait = options_.idle_wait;
   const auto consider = [&](std::optional<Clock::time_point> when) {
     if (!when) return;
     wait = std::min(wait, std::max(std::chrono::milliseconds(0),
                                    std::chrono::duration_cast<std::chrono::milliseconds>(*when - now) +
                                        std::chrono::milliseconds(1)));
   };
+  // The power check ends our own battery pause, so it is due while paused too.
+  if (options_.config.pause_on_battery) consider(next_power_check_);
+  // Paused: nothing queued can be served (a due event or batch would spin the loop); the
+  // Resume that releases the last pause writes the wake fd (MinerStatus's resume waker).
+  if (status_.paused()) return wait;
+  // An overflow taken in while paused is owed a re-crawl now.
+  if (monitor_.overflowed()) return std::chrono::milliseconds(0);
+  if (!crawler_->idle() || !pending_roots_.empty()) {
+    // The CPU budget's rest (events that arrive meanwhile are still served).
+    return std::max(std::chrono::milliseconds(0),
+                    std::chrono::ceil<std::chrono::milliseconds>(next_slice_ - now));
+  }
   auto due = coalescer_.NextDue();
   if (due && now - last_event_at_ < kBurstSettle && now - burst_started_ < kBurstMax) {
     due = std::max(*due, std::min(last_event_at_ + kBurstSettle, burst_started_ + kBurstMax));
@@ -176,8 +178,6 @@ std::chrono::milliseconds Miner::Timeout() const {
   consider(due);
   consider(batcher_.due());
   if (!unwatched_.empty()) consider(next_fallback_crawl_);
-  // Paused: keep the status fresh and notice a Resume (it comes from the bus thread).
-  if (is_crawling || status_.paused()) wait = std::min(wait, kStatusTick);
   return wait;
 }
 

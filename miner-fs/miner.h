@@ -7,7 +7,8 @@
 // folder per turn while crawling (so pauses and monitor events are served between folders),
 // and sends batches by count and time. A store that cannot be reached keeps the batch; once it
 // answers again everything is re-crawled, which writes only what changed meanwhile.
-// RequestReload() and RequestIndexFile() may be called from any thread (the D-Bus thread).
+// RequestReload() and RequestIndexFile() may be called from any thread (the D-Bus thread); so
+// may MinerStatus::Resume, which wakes the loop when it releases the last pause.
 #pragma once
 
 #include <chrono>
@@ -45,6 +46,9 @@ struct MinerOptions {
   // A second store connection the crawler asks ahead on, from a thread of its own (Crawler);
   // null: the crawl asks on the miner's thread.
   IndexStore* ahead_store = nullptr;
+  // The longest poll wait when nothing is due, paused included (the Resume that releases the
+  // last pause wakes the loop at once; tests set it long to show that).
+  std::chrono::milliseconds idle_wait = std::chrono::minutes(1);
 };
 
 class Miner {

@@ -12,6 +12,11 @@ void MinerStatus::SetListener(Listener listener) {
   listener_ = std::move(listener);
 }
 
+void MinerStatus::SetResumeWaker(std::function<void()> waker) {
+  const std::lock_guard lock(mutex_);
+  resume_waker_ = std::move(waker);
+}
+
 void MinerStatus::SetState(std::string state, double progress, int remaining_seconds) {
   {
     const std::lock_guard lock(mutex_);
@@ -55,6 +60,7 @@ Result<void> MinerStatus::Resume(int cookie) {
     if (pauses_.erase(cookie) == 0) {
       return Error(Errc::kNotFound, fmt::format("no pause has cookie {}", cookie));
     }
+    if (pauses_.empty() && resume_waker_) resume_waker_();
   }
   Publish(true);
   return Ok();

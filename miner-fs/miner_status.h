@@ -54,6 +54,10 @@ class MinerStatus {
       : min_interval_(min_interval) {}
 
   void SetListener(Listener listener);
+  // Called when a Resume releases the last pause (Miner: writes its wake fd, so work taken in
+  // while paused starts at once). It runs under the status lock, so once SetResumeWaker(nullptr)
+  // returns it is not running; it must not call back into MinerStatus.
+  void SetResumeWaker(std::function<void()> waker);
   // The miner's own state (Paused overrides it while someone holds a pause).
   void SetState(std::string state, double progress, int remaining_seconds);
   void SetCounts(const MinerCounts& counts);
@@ -88,6 +92,7 @@ class MinerStatus {
   int next_cookie_ = 1;
   std::deque<std::string> errors_;
   Listener listener_;
+  std::function<void()> resume_waker_;
   Clock::time_point last_published_{};
   std::string last_published_state_;
 };

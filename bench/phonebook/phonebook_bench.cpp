@@ -2,6 +2,9 @@
 //   phonebook_bench --count N --database DIR --path embedded   the engine in this process
 //   phonebook_bench --count N --database DIR --path store      quarry-store on the session bus
 //                   (saves through it; reads through the FD stream, plain D-Bus, and Direct)
+//   phonebook_bench --count N --database DIR --path direct     reads only, through
+//                   Connection::Direct (read-only), of a book another run saved into DIR (e.g.
+//                   `--path embedded`): the Direct reader alone, for profiling
 //   phonebook_bench --count N --json FILE                      the contacts as JSON (Tracker)
 //   --ops LIST   only these operations (comma-separated; "fetch" means every fetch_*,
 //                "email" also email_uids …); the batch save that fills the book always runs
@@ -305,6 +308,12 @@ int main(int argc, char** argv) {
   const Options o = Parse(argc, argv);
   if (!o.json.empty()) {
     DumpJson(o);
+    return 0;
+  }
+  if (o.path == "direct") {
+    auto direct = Must(Connection::Direct(o.database, QUARRY_ONTOLOGY_DIR), "direct");
+    Reads(o, *direct, "direct");
+    Rss(o, "direct");
     return 0;
   }
   if (o.path == "embedded") {

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -184,6 +185,8 @@ Result<DecodedText> DecodeText(std::string_view bytes, bool is_complete, size_t 
   text.is_complete = is_complete;
   const Bom bom = DetectBom(bytes);
   bytes.remove_prefix(bom.length);
+  // Whether `bytes` is valid UTF-8, once: the check is a pass over the whole text.
+  std::optional<bool> valid_utf8;
   if (!bom.charset.empty()) {
     text.charset = bom.charset;
   } else if (const size_t nul = bytes.find('\0'); nul != std::string_view::npos) {
@@ -195,10 +198,13 @@ Result<DecodedText> DecodeText(std::string_view bytes, bool is_complete, size_t 
     }
   } else if (IsValidUtf8(bytes, is_complete)) {
     text.charset = "UTF-8";
+    valid_utf8 = true;
   } else {
+    valid_utf8 = false;
     QUARRY_ASSIGN_OR_RETURN(text.charset, GuessCharset(bytes, what));
   }
-  if (text.charset == "UTF-8" && IsValidUtf8(bytes, is_complete)) {
+  if (text.charset == "UTF-8" && !valid_utf8) valid_utf8 = IsValidUtf8(bytes, is_complete);
+  if (text.charset == "UTF-8" && *valid_utf8) {
     text.utf8.assign(bytes.substr(0, std::min(bytes.size(), max_bytes + 4)));
   } else {
     QUARRY_ASSIGN_OR_RETURN(text.utf8, ConvertToUtf8(bytes, text.charset, is_complete, what));

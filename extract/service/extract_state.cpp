@@ -21,15 +21,15 @@ constexpr std::string_view kExtractionFailure =
 constexpr std::string_view kFailedExtractor =
     "<http://quarry.gnome.invalid/ontology/v1/qxo#failedExtractor>";
 
+}  // namespace
+
 // The old failure goes in the same request; DELETE … WHERE matches nothing when there is none.
-std::string DeleteFailure(std::string_view file_iri) {
+std::string ClearFailure(std::string_view file_iri) {
   return fmt::format(
       "DELETE {{ <{0}> {1} ?f }} WHERE {{ <{0}> {1} ?f }} ;\n"
       "DELETE {{ <{0}> {2} ?e }} WHERE {{ <{0}> {2} ?e }}",
       file_iri, kExtractionFailure, kFailedExtractor);
 }
-
-}  // namespace
 
 std::string LookupQuery(const std::vector<std::string>& urls) {
   std::string text(kPrefixes);
@@ -60,19 +60,22 @@ Result<int64_t> ParseMtime(std::string_view lexical) {
   return UnixMicros(stored);
 }
 
-std::string SuccessState(std::string_view file_iri, int64_t mtime_us) {
-  return DeleteFailure(file_iri) +
-         fmt::format(" ;\nINSERT OR REPLACE {{ <{}> {} \"{}\"^^<http://www.w3.org/2001/XMLSchema#dateTime> }} "
-                     "WHERE {{}}\n",
-                     file_iri, kExtractedMtime, MtimeLiteral(mtime_us));
+std::string SuccessState(std::string_view file_iri, int64_t mtime_us, bool clear_failure) {
+  std::string text = clear_failure ? ClearFailure(file_iri) + " ;\n" : std::string();
+  text += fmt::format(
+      "INSERT OR REPLACE {{ <{}> {} \"{}\"^^<http://www.w3.org/2001/XMLSchema#dateTime> }} "
+      "WHERE {{}}\n",
+      file_iri, kExtractedMtime, MtimeLiteral(mtime_us));
+  return text;
 }
 
 std::string StateOnlyUpdate(std::string_view file_iri, std::string_view url, int64_t mtime_us,
-                            std::string_view reason, std::string_view module) {
+                            std::string_view reason, std::string_view module,
+                            bool clear_failure) {
   std::string text(kPrefixes);
-  text += DeleteFailure(file_iri);
+  if (clear_failure) text += ClearFailure(file_iri) + " ;\n";
   text += fmt::format(
-      " ;\nINSERT OR REPLACE {{ <{}> a nfo:FileDataObject ; nie:url {} ; {} \"{}\"^^xsd:dateTime",
+      "INSERT OR REPLACE {{ <{}> a nfo:FileDataObject ; nie:url {} ; {} \"{}\"^^xsd:dateTime",
       file_iri, SparqlString(url), kExtractedMtime, MtimeLiteral(mtime_us));
   if (!reason.empty()) {
     text += fmt::format(" ; {} {}", kExtractionFailure, SparqlString(reason));

@@ -18,6 +18,10 @@ namespace quarry::extract::service {
 struct StoredFile {
   std::string iri;                           // the file resource (the miner's, or the URL)
   std::optional<int64_t> extracted_mtime_us;  // qxo:extractedMtime, when recorded
+  // qxo:extractedMtime is bound (whatever its form): the file was extracted or tried before,
+  // so a failure may be recorded on it. A failure is only ever written with an extractedMtime
+  // (StateOnlyUpdate), so a file without one has none to clear.
+  bool tried = false;
 };
 
 // Rows (url, resource, extractedMtime or unbound) for every resource whose nie:url is one of
@@ -33,13 +37,21 @@ std::string MtimeLiteral(int64_t mtime_us);
 // Microseconds of a dateTime lexical form read back from the store.
 Result<int64_t> ParseMtime(std::string_view lexical);
 
-// Appended (after " ;\n") to a file's update: the mtime extracted, and no failure.
-std::string SuccessState(std::string_view file_iri, int64_t mtime_us);
+// Two operations (no prologue, full IRIs) removing a recorded failure and its module; each is a
+// DELETE ... WHERE, which the store translates and runs as a query, so they are written only
+// when the file may carry a failure (`clear_failure` below).
+std::string ClearFailure(std::string_view file_iri);
+
+// Appended (after " ;\n") to a file's update: the mtime extracted, and (with `clear_failure`)
+// no failure.
+std::string SuccessState(std::string_view file_iri, int64_t mtime_us, bool clear_failure = true);
 
 // The whole update for a file whose extraction failed or found nothing to extract (`reason`
 // empty): the file resource (created as the core names it when the miner has none) keeps its
-// facts and gets the mtime tried, the reason and the module.
+// facts and gets the mtime tried, the reason and the module; an earlier failure is removed
+// first with `clear_failure`.
 std::string StateOnlyUpdate(std::string_view file_iri, std::string_view url, int64_t mtime_us,
-                            std::string_view reason, std::string_view module);
+                            std::string_view reason, std::string_view module,
+                            bool clear_failure = true);
 
 }  // namespace quarry::extract::service

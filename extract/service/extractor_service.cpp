@@ -252,13 +252,14 @@ std::vector<ExtractorService::Job> ExtractorService::Resolve(const std::vector<s
     StoredFile& file = stored[std::string(rows.GetString(0))];
     file.iri = rows.GetString(1);
     if (rows.IsBound(2)) {
+      file.tried = true;
       if (auto mtime = ParseMtime(rows.GetString(2))) file.extracted_mtime_us = *mtime;
     }
   }
   std::vector<Job> jobs;
   uint64_t skipped = 0;
   for (const std::string& url : urls) {
-    Job job{url, *FileUrlToPath(url), url, 0, nullptr};
+    Job job{url, *FileUrlToPath(url), url, 0, nullptr, /*may_have_failure=*/false};
     struct stat info {};
     // Gone (the miner deletes it) or not a regular file: nothing to extract or record.
     if (::stat(job.path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
@@ -270,6 +271,7 @@ std::vector<ExtractorService::Job> ExtractorService::Resolve(const std::vector<s
         continue;
       }
       job.file_iri = found->second.iri;
+      job.may_have_failure = found->second.tried;
     }
     jobs.push_back(std::move(job));
   }

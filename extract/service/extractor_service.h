@@ -29,6 +29,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 #include "extract/service/file_queue.h"
@@ -118,11 +119,14 @@ class ExtractorService {
     std::string file_iri;  // the miner's resource, or the URL when the store has none
     int64_t mtime_us = 0;
     MetadataReply reply;  // set for GetMetadata: answer it, store nothing
+    // The lookup found the file tried before (StoredFile::tried): a failure may be recorded.
+    bool may_have_failure = true;
   };
   struct Written {
     Job job;
     Outcome outcome;
     std::string update;
+    bool clears_failure = true;  // `update` holds ClearFailure's operations
   };
 
   void DispatchLoop();
@@ -136,6 +140,7 @@ class ExtractorService {
   void Finish(const Job& job, Outcome outcome);
   void WriterLoop();
   std::vector<Written> WriteBatch(std::vector<Written>& batch);
+  void ClearFailuresWritten(std::vector<Written>& batch);
   void Counted(const Written& written);
   void SetStoreAway(bool away);  // and wakes slots waiting for room
   void AnswerPendingMetadata();
@@ -182,6 +187,11 @@ class ExtractorService {
   uint64_t write_batches_ = 0;
   std::chrono::steady_clock::duration starved_{};  // StatusSnapshot::starved_ms
   std::chrono::steady_clock::duration blocked_{};  // StatusSnapshot::blocked_ms
+
+  // The writer's alone: file resources whose failure this process wrote (and no later result
+  // of the file cleared). A file queued again while in flight is looked up before its first
+  // result is written, so its lookup cannot see that failure; its next result clears it.
+  std::unordered_set<std::string> failures_written_;
 
   StoreLink lookup_link_;  // the dispatcher's
   StoreLink write_link_;   // the writer's

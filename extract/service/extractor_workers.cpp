@@ -126,20 +126,24 @@ void ExtractorService::RestFor(std::chrono::microseconds rest) {
 }
 
 void ExtractorService::Finish(const Job& job, Outcome outcome) {
-  Written written{job, std::move(outcome), {}};
+  // A file never tried before has no failure to clear: its two DELETE ... WHERE (a translated
+  // query each in the store, per file) are left out. A failure always clears (rare, and its
+  // module may differ from the one recorded).
+  const bool clear_failure = job.may_have_failure || outcome.kind == Outcome::Kind::kFailed;
+  Written written{job, std::move(outcome), {}, clear_failure};
   Outcome& result = written.outcome;
   switch (result.kind) {
     case Outcome::Kind::kExtracted: {
       // Sized once, and the worker's text freed: a result waiting for the store holds its
       // text once, with no slack from a string's doubling.
-      const std::string state = SuccessState(job.file_iri, job.mtime_us);
+      const std::string state = SuccessState(job.file_iri, job.mtime_us, clear_failure);
       written.update.reserve(result.text.size() + 3 + state.size());
       written.update.append(result.text).append(" ;\n").append(state);
       std::string().swap(result.text);
       break;
     }
     case Outcome::Kind::kNothing:
-      written.update = StateOnlyUpdate(job.file_iri, job.url, job.mtime_us, "", "");
+      written.update = StateOnlyUpdate(job.file_iri, job.url, job.mtime_us, "", "", clear_failure);
       break;
     case Outcome::Kind::kFailed:
       LogWarning(fmt::format("{}: {}{}", job.path,
@@ -262,7 +266,28 @@ void ExtractorService::SetStoreAway(bool away) {
   room_freed_.notify_all();  // results written, or slots waiting for room must not wait on
 }
 
+// In write order: a result written without ClearFailure whose file got a failure from this
+// process earlier (in an earlier batch or earlier in this one) gets it appended (its own
+// operations never touch the failure, so after them is as good as before).
+void ExtractorService::ClearFailuresWritten(std::vector<Written>& batch) {
+  for (Written& written : batch) {
+    if (!written.clears_failure && failures_written_.contains(written.job.file_iri)) {
+      const size_t before = written.update.size();
+      written.update.append(" ;\n").append(ClearFailure(written.job.file_iri));
+      written.clears_failure = true;
+      const std::lock_guard lock(mutex_);
+      unwritten_bytes_ += written.update.size() - before;
+    }
+    if (written.outcome.kind == Outcome::Kind::kFailed) {
+      failures_written_.insert(written.job.file_iri);
+    } else {
+      failures_written_.erase(written.job.file_iri);
+    }
+  }
+}
+
 std::vector<ExtractorService::Written> ExtractorService::WriteBatch(std::vector<Written>& batch) {
+  ClearFailuresWritten(batch);
   const std::lock_guard store_lock(write_link_.mutex);
   Connection* store = StoreLocked(write_link_);
   if (store == nullptr) {
@@ -298,6 +323,8 @@ std::vector<ExtractorService::Written> ExtractorService::WriteBatch(std::vector<
       const size_t refused_size = written.update.size();
       written.update = StateOnlyUpdate(written.job.file_iri, written.job.url, written.job.mtime_us,
                                        written.outcome.text, written.outcome.module);
+      written.clears_failure = true;
+      failures_written_.insert(written.job.file_iri);
       {
         const std::lock_guard lock(mutex_);
         unwritten_bytes_ = unwritten_bytes_ - refused_size + written.update.size();

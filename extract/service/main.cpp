@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 #include "extract/service/extract_adaptor.h"
@@ -59,6 +60,12 @@ int RunWorkerMode(const Options& options, const quarry::MallocSettings& malloc_s
 }
 
 int RunService(const Options& options, const quarry::MallocSettings& malloc_settings) {
+  // For the workers only (this process read GLIBC_TUNABLES at its own start): a larger tcache
+  // (worker_main.h kWorkerTcacheCount). QUARRY_MALLOC=glibc leaves glibc's defaults.
+  if (malloc_settings.apply) {
+    const std::string tunables = WorkerGlibcTunables(std::getenv("GLIBC_TUNABLES"));
+    ::setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
+  }
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGTERM);

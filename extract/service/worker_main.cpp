@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <new>
 #include <string>
+#include <string_view>
 
 #include "extract/core/iri.h"
 #include "extract/core/mime.h"
@@ -54,6 +56,18 @@ Answer ExtractOne(const Registry& registry, const std::string& path, const std::
 }
 
 }  // namespace
+
+std::string WorkerGlibcTunables(const char* current) {
+  const std::string_view existing = current == nullptr ? std::string_view() : current;
+  // Items are colon-separated name=value pairs; only a whole name counts as set.
+  constexpr std::string_view kName = "glibc.malloc.tcache_count=";
+  for (size_t start = 0; start <= existing.size();) {
+    const size_t colon = std::min(existing.find(':', start), existing.size());
+    if (existing.substr(start, colon - start).starts_with(kName)) return std::string(existing);
+    start = colon + 1;
+  }
+  return fmt::format("{}{}{}{}", existing, existing.empty() ? "" : ":", kName, kWorkerTcacheCount);
+}
 
 int RunWorker(const WorkerSettings& settings) {
   // Every plugin, ICU and libmagic are loaded before the seccomp filter goes in: after it,

@@ -56,7 +56,8 @@ class Connection::Impl {
   }
   virtual Result<Statement> Prepare(std::string_view sparql) = 0;
   virtual Result<void> UpdateBatch(std::span<const std::string> requests) = 0;
-  // Connection::UpdateStream. This default collects the requests and runs UpdateBatch.
+  // Connection::UpdateStream. This default collects the requests and runs UpdateCollected: the
+  // bus backend's way with a store without Resources.UpdateStream (the direct backend streams).
   virtual Result<void> UpdateStream(const Connection::UpdateProducer& next);
   virtual Result<std::string> Explain(std::string_view sparql) = 0;
   virtual bool writable() const = 0;
@@ -67,6 +68,9 @@ class Connection::Impl {
   virtual Result<void> Restore(const std::filesystem::path&) { return NeedsStore("restore"); }
 
  protected:
+  // UpdateBatch of requests collected from a producer; its error names the request even when
+  // there is only one (UpdateBatch leaves a single request unnamed).
+  Result<void> UpdateCollected(std::span<const std::string> requests);
   static Error NeedsStore(std::string_view what) {
     return Error(Errc::kUnsupported,
                  std::string(what) + " needs quarry-store: connect with Connection::Bus()");

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -38,6 +39,8 @@ namespace {
 constexpr uint64_t kQueryTimeoutUs = 10ull * 60 * 1000 * 1000;
 
 using VariantMap = std::map<std::string, sdbus::Variant>;
+// How long the read-back for a store without UpdateStream waits for the producer's next bytes.
+constexpr std::chrono::minutes kReadBackStall{10};
 
 constexpr std::string_view kNotSupportedError = "org.freedesktop.DBus.Error.NotSupported";
 constexpr std::string_view kUnknownMethodError = "org.freedesktop.DBus.Error.UnknownMethod";
@@ -230,6 +233,7 @@ class BusConnection final : public Connection::Impl {
   std::weak_ptr<PipeReader> in_flight_;
   QueryTransport transport_ = QueryTransport::kAuto;
   bool fds_unsupported_ = false;  // the bus connection cannot pass descriptors (e.g. TCP)
+  bool stream_unsupported_ = false;  // the store has no Resources.UpdateStream (older store)
   std::string source_;
 };
 
@@ -417,7 +421,12 @@ bool SendRecord(int fd, std::string_view header, std::string_view body) {
 // produces the requests and writes each into a socket pair the store reads from (issue 7:
 // neither process holds the batch). `next` must not use this Connection meanwhile. A request
 // `next` fails to produce ends the stream without its end record: the store rolls back.
+// A store without the method (older than s19) answers UnknownMethod at once: the call thread
+// then reads back what was written into the socket pair (it keeps the store's end open until
+// the reply for that), and the batch goes out as BatchSparqlUpdate; the connection remembers
+// and collects the next batches directly (Connection::Impl's default).
 Result<void> BusConnection::UpdateStream(const Connection::UpdateProducer& next) {
+  if (stream_unsupported_) return Connection::Impl::UpdateStream(next);
   int ends[2] = {-1, -1};
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
     return Error(Errc::kIo, fmt::format("cannot create the update stream's socket pair: {}",
@@ -426,18 +435,39 @@ Result<void> BusConnection::UpdateStream(const Connection::UpdateProducer& next)
   UniqueFd ours(ends[0]);
   BusLink& link = Link();
   Result<void> answer = Ok();
-  std::thread call([&link, &answer, theirs = UniqueFd(ends[1]), source = source_]() mutable {
+  bool unknown_method = false;
+  std::vector<std::string> read_back;  // an older store: the requests, for BatchSparqlUpdate
+  std::optional<Error> read_back_error;
+  std::thread call([&, theirs = UniqueFd(ends[1]), source = source_]() mutable {
     answer = link.RunPeer([&](sdbus::IProxy& proxy) -> Result<void> {
-      auto method = proxy.createMethodCall(kResourcesInterface, "UpdateStream");
-      method << sdbus::UnixFd(theirs.get());  // the message holds its own duplicate
-      theirs.reset();  // so the store's end closes with the store (or with the message)
-      VariantMap options;
-      if (!source.empty()) options.emplace("source", sdbus::Variant(source));
-      method << options;
-      proxy.callMethod(method, kQueryTimeoutUs);
+      try {
+        auto method = proxy.createMethodCall(kResourcesInterface, "UpdateStream");
+        method << sdbus::UnixFd(theirs.get());  // the message holds its own duplicate
+        VariantMap options;
+        if (!source.empty()) options.emplace("source", sdbus::Variant(source));
+        method << options;
+        proxy.callMethod(method, kQueryTimeoutUs);
+      } catch (const sdbus::Error& error) {
+        unknown_method = error.getName() == kUnknownMethodError;
+        throw;
+      }
       return Ok();
     });
-    theirs.reset();  // the call failed before it was sent: the writer must not wait for it
+    if (unknown_method) {
+      ipc::UpdateStreamReader reader(std::move(theirs), kReadBackStall);
+      for (;;) {
+        auto record = reader.Next();
+        if (!record) {  // the producer failed (its error is returned) or stalled
+          read_back_error = std::move(record).error();
+          break;
+        }
+        if (!*record) break;
+        read_back.emplace_back(**record);
+      }
+    }
+    // The store has replied (or the call was never sent): with the store's end closed, the
+    // writer below stops at once instead of filling the socket.
+    theirs.reset();
   });
   std::optional<Error> produce_error;
   bool store_gone = false;
@@ -473,6 +503,14 @@ Result<void> BusConnection::UpdateStream(const Connection::UpdateProducer& next)
   ours.reset();  // without the end record the store rolls the batch back
   call.join();
   if (produce_error) return *produce_error;
+  if (unknown_method) {
+    if (read_back_error) {
+      return std::move(*read_back_error)
+          .WithContext("reading back the batch for a store without UpdateStream");
+    }
+    stream_unsupported_ = true;
+    return UpdateCollected(read_back);
+  }
   if (!answer) return answer;
   if (store_gone) {
     return Error(Errc::kIo, "quarry-store stopped reading the update stream before its end");

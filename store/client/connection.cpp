@@ -53,6 +53,10 @@ Result<void> Connection::Impl::UpdateStream(const UpdateProducer& next) {
     if (!*more) break;
     requests.push_back(std::move(request));
   }
+  return UpdateCollected(requests);
+}
+
+Result<void> Connection::Impl::UpdateCollected(std::span<const std::string> requests) {
   if (requests.size() == 1) {  // UpdateBatch leaves a single request unnamed
     auto done = UpdateBatch(requests);
     if (!done) return std::move(done).error().WithContext("update 1");

@@ -2,6 +2,7 @@
 // with it (Attach() checks at run time). It must come before any include of sqlite3.h.
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <sqlite3.h>
+#include <sys/mman.h>
 
 #include "store/engine/change_capture.h"
 
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <new>
 #include <unordered_set>
 
 #include "store/engine/sql_value_io.h"
@@ -94,27 +96,28 @@ std::string JsonArray(std::vector<int64_t>::const_iterator first,
   return json + "]";
 }
 
-// The netting key of a triple: literals compare by value, resources by ID.
+// The netting key of a triple: (subject, property slot, graph index, object ID or literal
+// hash); literals compare by value, resources by ID.
 struct TripleKey {
-  ChangedQuad quad;
-  uint64_t literal = 0;  // ValueHash()
+  int64_t subject = 0;
+  uint64_t value = 0;
+  uint32_t property = 0;
+  uint32_t graph = 0;
   bool operator==(const TripleKey&) const = default;
 };
-size_t HashOf(const ChangedQuad& quad, uint64_t literal) noexcept {
-  size_t hash = std::hash<int64_t>()(quad.subject);
-  for (const int64_t part : {quad.graph, quad.predicate, quad.object}) {
-    hash = hash * 1000003u ^ std::hash<int64_t>()(part);
-  }
-  return hash * 1000003u ^ literal;
+size_t HashOf(const TripleKey& key) noexcept {
+  size_t hash = std::hash<int64_t>()(key.subject);
+  hash = hash * 1000003u ^ (static_cast<uint64_t>(key.property) << 32 | key.graph);
+  return hash * 1000003u ^ key.value;
 }
 struct TripleKeyHash {
-  size_t operator()(const TripleKey& key) const noexcept { return HashOf(key.quad, key.literal); }
+  size_t operator()(const TripleKey& key) const noexcept { return HashOf(key); }
 };
 
 }  // namespace
 
 ChangeCapture::ChangeCapture(Database& db, const ontology::Ontology& ontology)
-    : db_(db), ontology_(ontology), rdf_type_(ontology.FindProperty(ontology::iri::kRdfType)) {}
+    : db_(db), ontology_(ontology) {}
 
 ChangeCapture::~ChangeCapture() { sqlite3_preupdate_hook(db_.handle(), nullptr, nullptr); }
 
@@ -143,9 +146,18 @@ Result<void> ChangeCapture::Load() {
   };
   const schema::Names names(ontology_);
   std::map<std::string, std::vector<Column>> columns_by_table;
+  if (ontology_.properties().size() >= kSlotMask) {
+    return Error(Errc::kInternal, fmt::format("the ontology has {} properties; change capture "
+                                              "numbers at most {}",
+                                              ontology_.properties().size(), kSlotMask));
+  }
+  const Property* rdf_type = ontology_.FindProperty(ontology::iri::kRdfType);
   for (const Property& property : ontology_.properties()) {
     QUARRY_ASSIGN_OR_RETURN(const int64_t id, resource_id(property.iri));
-    columns_by_table[names.StorageOf(property).table].push_back({0, 0, &property, id});
+    const auto slot = static_cast<uint32_t>(properties_.size());
+    if (&property == rdf_type) rdf_type_slot_ = slot;
+    properties_.push_back({&property, id});
+    columns_by_table[names.StorageOf(property).table].push_back({0, 0, &property, id, slot});
   }
   for (auto& [table, columns] : columns_by_table) QUARRY_TRY(LoadTable(table, std::move(columns)));
   std::string notify_ids;
@@ -232,16 +244,63 @@ void ChangeCapture::Record(sqlite3* db, int op, const TableLayout& layout) {
 
 void ChangeCapture::RecordCell(bool insert, int64_t subject, const Column& column,
                                sqlite3_value* value, sqlite3_value* graph) {
-  RowChange change{insert, {}, column.property, 0};
-  change.quad.graph = IsNull(graph) ? 0 : sqlite3_value_int64(graph);
-  change.quad.subject = subject;
-  change.quad.predicate = column.property_id;
-  if (column.property->type == ontology::ValueType::kResource) {
-    change.quad.object = sqlite3_value_int64(value);
-  } else {
-    change.literal = ValueHash(value);
-  }
+  RowChange change;
+  change.subject = subject;
+  change.value = column.property->type == ontology::ValueType::kResource
+                     ? static_cast<uint64_t>(sqlite3_value_int64(value))
+                     : ValueHash(value);
+  change.property = column.slot | (insert ? kInsert : 0);
+  change.graph = GraphSlot(IsNull(graph) ? 0 : sqlite3_value_int64(graph));
   rows_.push_back(change);
+}
+
+uint32_t ChangeCapture::GraphSlot(int64_t graph) {
+  if (graph == last_graph_) return last_graph_slot_;
+  const auto [found, added] = graph_slots_.try_emplace(graph, static_cast<uint32_t>(graphs_.size()));
+  if (added) graphs_.push_back(graph);
+  last_graph_ = graph;
+  last_graph_slot_ = found->second;
+  return found->second;
+}
+
+void ChangeCapture::ForgetRows() {
+  rows_.clear();
+  graphs_.clear();
+  graph_slots_.clear();
+  last_graph_ = -1;
+}
+
+void ChangeCapture::RowBuffer::Unmap::operator()(RowChange* chunk) const noexcept {
+  munmap(chunk, kChunkBytes);
+}
+
+void ChangeCapture::RowBuffer::push_back(const RowChange& row) {
+  if (size_ == chunks_.size() * kPerChunk) {
+    void* memory =
+        mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) throw std::bad_alloc();
+    chunks_.emplace_back(static_cast<RowChange*>(memory));
+  }
+  new (&(*this)[size_]) RowChange(row);
+  ++size_;
+}
+
+void ChangeCapture::RowBuffer::resize(size_t smaller) {
+  if (smaller >= size_) return;
+  size_ = smaller;
+  chunks_.resize(std::max((size_ + kPerChunk - 1) / kPerChunk, released_));
+}
+
+void ChangeCapture::RowBuffer::clear() {
+  chunks_.clear();
+  size_ = 0;
+  released_ = 0;
+}
+
+void ChangeCapture::RowBuffer::ReleaseBefore(size_t position) {
+  for (; released_ < std::min(position / kPerChunk, chunks_.size()); ++released_) {
+    chunks_[released_].reset();
+  }
 }
 
 void ChangeCapture::RollbackTo(size_t mark) {
@@ -272,7 +331,8 @@ Result<std::unordered_map<int64_t, std::vector<int64_t>>> ChangeCapture::NotifyC
 // Per triple, the first and last row change decide: present before the transaction (its
 // first change removed it) and present after (its last change added it). A triple added and
 // removed again never happened; one removed and added again is reported both ways, so
-// "apply deletes, then inserts" ends in the committed state.
+// "apply deletes, then inserts" ends in the committed state. The verdict goes into the flags
+// of the triple's first row (kBefore, kAfter); its later rows keep neither.
 //
 // A triple changes more than once in a transaction only if one of its changes is a delete: an
 // insert of a triple that is there already changes no row (INSERT OR IGNORE, an unchanged cell),
@@ -280,48 +340,59 @@ Result<std::unordered_map<int64_t, std::vector<int64_t>>> ChangeCapture::NotifyC
 // the slow path) go through the netting map; the others are single inserts. A batch that only
 // adds (a contacts batch save: ~80 rows per contact, one transaction) never builds the map,
 // whose million nodes were ~10% of quarry-store's time on such a save (issue 7).
-std::vector<ChangeCapture::NetChange> ChangeCapture::Net(const std::deque<RowChange>& rows) {
-  std::vector<NetChange> nets;
-  nets.reserve(rows.size());
+void ChangeCapture::Net(RowBuffer& rows) {
+  auto key_of = [](const RowChange& row) {
+    return TripleKey{row.subject, row.value, row.property & kSlotMask, row.graph};
+  };
   std::unordered_set<size_t> deleted_hashes;
-  for (const RowChange& row : rows) {
-    if (!row.insert) deleted_hashes.insert(HashOf(row.quad, row.literal));
+  for (size_t position = 0; position < rows.size(); ++position) {
+    const RowChange& row = rows[position];
+    if (!(row.property & kInsert)) deleted_hashes.insert(HashOf(key_of(row)));
   }
-  std::unordered_map<TripleKey, size_t, TripleKeyHash> index;
-  for (const RowChange& row : rows) {
-    if (row.insert && (deleted_hashes.empty() || !deleted_hashes.count(HashOf(row.quad, row.literal)))) {
-      nets.push_back({&row, false, true});
+  std::unordered_map<TripleKey, size_t, TripleKeyHash> first_of;
+  for (size_t position = 0; position < rows.size(); ++position) {
+    RowChange& row = rows[position];
+    const bool insert = (row.property & kInsert) != 0;
+    if (insert && (deleted_hashes.empty() || !deleted_hashes.count(HashOf(key_of(row))))) {
+      row.property |= kAfter;
       continue;
     }
-    const auto [slot, added] = index.try_emplace(TripleKey{row.quad, row.literal}, nets.size());
+    const auto [first, added] = first_of.try_emplace(key_of(row), position);
     if (added) {
-      nets.push_back({&row, !row.insert, row.insert});
+      row.property |= insert ? kAfter : kBefore;
     } else {
-      nets[slot->second].after = row.insert;
+      RowChange& first_row = rows[first->second];
+      first_row.property = insert ? first_row.property | kAfter : first_row.property & ~kAfter;
     }
   }
-  std::erase_if(nets, [](const NetChange& net) { return !net.before && !net.after; });
-  return nets;
 }
 
 Result<CommittedChanges> ChangeCapture::Collect() {
-  std::deque<RowChange> rows = std::move(rows_);
-  rows_.clear();
+  RowBuffer rows = std::move(rows_);
+  const std::vector<int64_t> graphs = std::move(graphs_);
+  ForgetRows();
   CommittedChanges changes;
-  const std::vector<NetChange> nets = Net(rows);
+  Net(rows);
+  auto counts = [](const RowChange& row) { return (row.property & (kBefore | kAfter)) != 0; };
+  // A subject's rows come in runs: the vector holds each run's subject, then each once.
   std::vector<int64_t> subjects;
-  std::unordered_set<int64_t> seen;
-  for (const NetChange& net : nets) {
-    if (seen.insert(net.row->quad.subject).second) subjects.push_back(net.row->quad.subject);
+  for (size_t position = 0; position < rows.size(); ++position) {
+    const RowChange& row = rows[position];
+    if (counts(row) && (subjects.empty() || subjects.back() != row.subject)) {
+      subjects.push_back(row.subject);
+    }
   }
+  std::sort(subjects.begin(), subjects.end());
+  subjects.erase(std::unique(subjects.begin(), subjects.end()), subjects.end());
   QUARRY_ASSIGN_OR_RETURN(auto classes_of, NotifyClassesOf(subjects));
+  subjects = {};
   // A type this transaction removed still counts: the triples of a deleted resource are
   // reported under the class it had.
-  for (const NetChange& net : nets) {
-    if (!net.before || net.row->property != rdf_type_) continue;
-    if (notify_classes_.count(net.row->quad.object)) {
-      classes_of[net.row->quad.subject].push_back(net.row->quad.object);
-    }
+  for (size_t position = 0; position < rows.size(); ++position) {
+    const RowChange& row = rows[position];
+    if (!(row.property & kBefore) || (row.property & kSlotMask) != rdf_type_slot_) continue;
+    const auto type = static_cast<int64_t>(row.value);
+    if (notify_classes_.count(type)) classes_of[row.subject].push_back(type);
   }
   for (auto& [subject, class_ids] : classes_of) {
     std::sort(class_ids.begin(), class_ids.end());
@@ -331,14 +402,16 @@ Result<CommittedChanges> ChangeCapture::Collect() {
   // the new array at once and up to twice the quads.
   std::map<size_t, ClassChangeSet> by_class;  // by position in the ontology
   std::map<size_t, std::pair<size_t, size_t>> sizes;  // (deletes, inserts) by position
-  for (const NetChange& net : nets) {
-    const auto found = classes_of.find(net.row->quad.subject);
+  for (size_t position = 0; position < rows.size(); ++position) {
+    const RowChange& row = rows[position];
+    if (!counts(row)) continue;
+    const auto found = classes_of.find(row.subject);
     if (found == classes_of.end()) continue;
     for (const int64_t class_id : found->second) {
       auto& [deletes, inserts] =
           sizes[static_cast<size_t>(notify_classes_.at(class_id) - ontology_.classes().data())];
-      deletes += net.before ? 1 : 0;
-      inserts += net.after ? 1 : 0;
+      deletes += (row.property & kBefore) ? 1 : 0;
+      inserts += (row.property & kAfter) ? 1 : 0;
     }
   }
   for (const auto& [position, size] : sizes) {
@@ -346,8 +419,15 @@ Result<CommittedChanges> ChangeCapture::Collect() {
     by_class[position].inserts.reserve(size.second);
   }
   const std::vector<int64_t> no_classes;
-  for (const NetChange& net : nets) {
-    const ChangedQuad& quad = net.row->quad;
+  for (size_t position = 0; position < rows.size(); ++position) {
+    rows.ReleaseBefore(position);  // the sets grow as the rows go
+    const RowChange& row = rows[position];
+    if (!counts(row)) continue;
+    const PropertyRef& property = properties_[row.property & kSlotMask];
+    const ChangedQuad quad{
+        graphs[row.graph], row.subject, property.id,
+        property.property->type == ontology::ValueType::kResource ? static_cast<int64_t>(row.value)
+                                                                  : 0};
     const auto found = classes_of.find(quad.subject);
     const std::vector<int64_t>& class_ids = found == classes_of.end() ? no_classes : found->second;
     for (const int64_t class_id : class_ids) {
@@ -355,11 +435,12 @@ Result<CommittedChanges> ChangeCapture::Collect() {
       ClassChangeSet& set =
           by_class[static_cast<size_t>(cls - ontology_.classes().data())];
       set.class_iri = cls->iri;
-      if (net.before) set.deletes.push_back(quad);
-      if (net.after) set.inserts.push_back(quad);
+      if (row.property & kBefore) set.deletes.push_back(quad);
+      if (row.property & kAfter) set.inserts.push_back(quad);
     }
-    if (net.row->property->writeback) changes.writeback[quad.subject].push_back(quad.predicate);
+    if (property.property->writeback) changes.writeback[quad.subject].push_back(quad.predicate);
   }
+  rows.clear();
   for (auto& [position, set] : by_class) changes.classes.push_back(std::move(set));
   for (auto& [subject, properties] : changes.writeback) {
     std::sort(properties.begin(), properties.end());

@@ -19,11 +19,11 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "store/common/result.h"
@@ -50,7 +50,7 @@ class ChangeCapture {
   size_t Mark() const { return rows_.size(); }
   void RollbackTo(size_t mark);
   // Forgets the running transaction's rows (after ROLLBACK).
-  void Discard() { rows_.clear(); }
+  void Discard() { ForgetRows(); }
   // The running transaction's net changes; call inside it, before COMMIT (it reads the types of
   // the touched subjects). Forgets the rows.
   Result<CommittedChanges> Collect();
@@ -61,6 +61,7 @@ class ChangeCapture {
     int graph_index = 0;
     const ontology::Property* property = nullptr;
     int64_t property_id = 0;
+    uint32_t slot = 0;  // its index in properties_
   };
   struct TableLayout {
     int id_index = 0;
@@ -68,27 +69,71 @@ class ChangeCapture {
   };
 
  private:
-  // One triple that appeared (insert) or went away, in the order the rows changed.
+  // One triple that appeared (insert) or went away, in the order the rows changed. 24 bytes:
+  // a 12,800-contact batch save records ~1M of them in one transaction (issue 7; 56 bytes with
+  // the whole quad, a property pointer and a flag until Dec 2, and a netting record of 16 more).
   struct RowChange {
-    bool insert = false;
-    ChangedQuad quad;
-    const ontology::Property* property = nullptr;
-    // A literal's stored value (typed) as a 64-bit hash: two values, two triples. Only the
-    // netting reads it, and GraphUpdated carries no literal; the bytes themselves (a contact's
-    // record, its names …) were a heap block per row at the batch save's peak (issue 7). Two
-    // values of one subject and property that collide would net as one triple (odds 2^-64).
-    uint64_t literal = 0;
+    int64_t subject = 0;
+    // The object's ID for a resource property; for a literal its stored value (typed) as a
+    // 64-bit hash: two values, two triples. Only the netting reads a literal's hash, and
+    // GraphUpdated carries no literal. Two values of one subject and property that collide
+    // would net as one triple (odds 2^-64).
+    uint64_t value = 0;
+    // The property's index in properties_ (kSlotMask), with kInsert and the netting's flags.
+    uint32_t property = 0;
+    uint32_t graph = 0;  // index in graphs_
+  };
+  static constexpr uint32_t kInsert = 1u << 31;
+  // Set by Net() on the row that stands for its triple (its first change): the triple existed
+  // before the transaction / exists after it. A row with neither changes nothing.
+  static constexpr uint32_t kBefore = 1u << 30;
+  static constexpr uint32_t kAfter = 1u << 29;
+  static constexpr uint32_t kSlotMask = kAfter - 1;
+
+  // The running transaction's rows, in chunks of 1 MiB mapped from the kernel, not the heap:
+  // Collect() unmaps each chunk once it has read it, so a batch save's rows (~20 MiB at 12,800
+  // contacts) leave the process while its class sets (the output) grow; freed heap blocks would
+  // stay resident until a trim. No doubling either (a vector held the old and the new array at
+  // once). Rows are only appended, dropped from the end (RollbackTo) or released from the front.
+  class RowBuffer {
+   public:
+    RowBuffer() = default;
+    RowBuffer(RowBuffer&& other) noexcept
+        : chunks_(std::move(other.chunks_)),
+          size_(std::exchange(other.size_, 0)),
+          released_(std::exchange(other.released_, 0)) {
+      other.chunks_.clear();
+    }
+    RowBuffer& operator=(RowBuffer&&) = delete;
+    size_t size() const { return size_; }
+    RowChange& operator[](size_t position) {
+      return chunks_[position / kPerChunk].get()[position % kPerChunk];
+    }
+    void push_back(const RowChange& row);  // std::bad_alloc when the kernel maps no memory
+    void resize(size_t smaller);           // drops the rows from `smaller` on
+    void clear();
+    // Unmaps the chunks that lie wholly before `position`: their rows are not read again.
+    void ReleaseBefore(size_t position);
+
+   private:
+    static constexpr size_t kChunkBytes = size_t{1} << 20;
+    static constexpr size_t kPerChunk = kChunkBytes / sizeof(RowChange);
+    struct Unmap {
+      void operator()(RowChange* chunk) const noexcept;
+    };
+    std::vector<std::unique_ptr<RowChange, Unmap>> chunks_;  // null once released
+    size_t size_ = 0;
+    size_t released_ = 0;  // chunks released from the front
   };
 
-  // A triple's net effect on the transaction (see Net()).
-  struct NetChange {
-    const RowChange* row = nullptr;  // its first change
-    bool before = false;             // it existed before the transaction
-    bool after = false;              // it exists after
+  // A property's ID and description, by slot.
+  struct PropertyRef {
+    const ontology::Property* property = nullptr;
+    int64_t id = 0;
   };
 
   ChangeCapture(Database& db, const ontology::Ontology& ontology);
-  static std::vector<NetChange> Net(const std::deque<RowChange>& rows);
+  static void Net(RowBuffer& rows);
   Result<void> Load();
   Result<void> LoadTable(const std::string& table, std::vector<Column> columns);
   // sqlite3_preupdate_hook's callback (its rowids are sqlite3_int64, i.e. long long).
@@ -97,6 +142,8 @@ class ChangeCapture {
   void Record(sqlite3* db, int op, const TableLayout& layout);
   void RecordCell(bool insert, int64_t subject, const Column& column, sqlite3_value* value,
                   sqlite3_value* graph);
+  uint32_t GraphSlot(int64_t graph);
+  void ForgetRows();
   Result<std::unordered_map<int64_t, std::vector<int64_t>>> NotifyClassesOf(
       const std::vector<int64_t>& subjects);
 
@@ -107,13 +154,17 @@ class ChangeCapture {
     size_t operator()(std::string_view text) const { return std::hash<std::string_view>()(text); }
   };
   std::unordered_map<std::string, TableLayout, StringHash, std::equal_to<>> tables_;
-  const ontology::Property* rdf_type_ = nullptr;
+  std::vector<PropertyRef> properties_;  // by slot
+  uint32_t rdf_type_slot_ = kSlotMask;   // none
   std::unordered_map<int64_t, const ontology::Class*> notify_classes_;  // by class ID
   std::string notify_types_sql_;  // ?1: JSON array of subject IDs → (ID, notify class ID)
-  // A deque, not a vector: a batch save records ~80 rows per contact (1M rows of 56 bytes at
-  // 12,800 contacts), and a vector's doubling held the old and the new array at once (+50 %) and up to
-  // twice the rows (bench/phonebook/RESULTS.md "Peak RSS by phase").
-  std::deque<RowChange> rows_;
+  RowBuffer rows_;
+  // The graph IDs the running transaction's rows name (0: the default graph), by index, and
+  // the last one looked up (rows come in runs of one graph).
+  std::vector<int64_t> graphs_;
+  std::unordered_map<int64_t, uint32_t> graph_slots_;
+  int64_t last_graph_ = -1;
+  uint32_t last_graph_slot_ = 0;
 };
 
 }  // namespace quarry::engine

@@ -254,14 +254,14 @@ Result<void> TripleWriter::InsertSingle(int64_t graph, int64_t subject, const Pr
                                         const SqlValue& value, const Object& object,
                                         bool replace) {
   QUARRY_TRY(TouchFulltext(subject, predicate));  // before any change: FTS needs the old text
-  std::string table = names_.StorageOf(predicate).table;
+  const std::string* table = &SqlOf(predicate).storage.table;
   if (!pending_.empty() && (pending_.front().subject != subject || pending_.front().graph != graph ||
                             pending_.front().replace != replace)) {
     QUARRY_TRY(Flush());
   }
   PendingRow* row = nullptr;
   for (PendingRow& candidate : pending_) {
-    if (candidate.table == table) row = &candidate;
+    if (*candidate.table == *table) row = &candidate;
   }
   if (row) {
     for (const PendingValue& pending : row->values) {
@@ -273,15 +273,37 @@ Result<void> TripleWriter::InsertSingle(int64_t graph, int64_t subject, const Pr
     }
   }
   if (!row) {
-    pending_.push_back(PendingRow{graph, subject, std::move(table), replace, {}});
+    pending_.push_back(PendingRow{graph, subject, table, replace, {}});
     row = &pending_.back();
   }
   row->values.push_back({&predicate, value, object});
   return Ok();
 }
 
+const TripleWriter::PropertySql& TripleWriter::SqlOf(const Property& predicate) {
+  const auto [slot, added] = property_sql_.try_emplace(&predicate);
+  PropertySql& sql = slot->second;
+  if (!added) return sql;
+  sql.storage = names_.StorageOf(predicate);
+  const std::string table = Quote(sql.storage.table);
+  const std::string column = Quote(sql.storage.column);
+  const std::string graph = Quote(sql.storage.graph_column);
+  sql.update_replace =
+      fmt::format("UPDATE {0} SET {1} = ?2, {2} = ?3 WHERE ID = ?1", table, column, graph);
+  sql.update_if_null = fmt::format("{} AND {} IS NULL", sql.update_replace, column);
+  sql.select_value = fmt::format("SELECT {} FROM {} WHERE ID = ?1", column, table);
+  sql.delete_value =
+      sql.storage.multi_valued
+          ? fmt::format("DELETE FROM {} WHERE ID = ?1 AND {} = ?2", table, column)
+          : fmt::format("UPDATE {0} SET {1} = NULL, {2} = NULL WHERE ID = ?1 AND {1} = ?2", table,
+                        column, graph);
+  sql.delete_in_graph = fmt::format("{} AND {} = ?3", sql.delete_value, graph);
+  sql.delete_rows = fmt::format("DELETE FROM {} WHERE ID = ?1", table);
+  return sql;
+}
+
 Result<const std::string*> TripleWriter::GroupedUpdateSql(const PendingRow& row) {
-  std::string key = row.table + (row.replace ? "|r" : "|i");
+  std::string key = *row.table + (row.replace ? "|r" : "|i");
   for (const PendingValue& pending : row.values) key += "|" + pending.property->name;
   if (const auto found = grouped_update_sql_.find(key); found != grouped_update_sql_.end()) {
     return &found->second;
@@ -289,12 +311,12 @@ Result<const std::string*> TripleWriter::GroupedUpdateSql(const PendingRow& row)
   std::string set, where;
   int index = 2;
   for (const PendingValue& pending : row.values) {
-    const schema::PropertyStorage storage = names_.StorageOf(*pending.property);
+    const schema::PropertyStorage& storage = SqlOf(*pending.property).storage;
     set += fmt::format("{}{} = ?{}, {} = ?1000", set.empty() ? "" : ", ", Quote(storage.column),
                        index++, Quote(storage.graph_column));
     if (!row.replace) where += fmt::format(" AND {} IS NULL", Quote(storage.column));
   }
-  std::string sql = fmt::format("UPDATE {} SET {} WHERE ID = ?1{}", Quote(row.table), set, where);
+  std::string sql = fmt::format("UPDATE {} SET {} WHERE ID = ?1{}", Quote(*row.table), set, where);
   return &grouped_update_sql_.emplace(std::move(key), std::move(sql)).first->second;
 }
 
@@ -333,29 +355,22 @@ Result<void> TripleWriter::FlushRow(PendingRow& row) {
 Result<void> TripleWriter::InsertSingleNow(int64_t graph, int64_t subject, const Property& predicate,
                                            const SqlValue& value, const Object& object,
                                            bool replace) {
-  const schema::PropertyStorage storage = names_.StorageOf(predicate);
+  const PropertySql& sql = SqlOf(predicate);
   // The common case in one statement: the row exists and the cell is empty (or is replaced).
   // Only when nothing changed do we look why: not in the domain, same value, or another value.
-  QUARRY_ASSIGN_OR_RETURN(
-      Statement * update,
-      Cached(db_, fmt::format("UPDATE {0} SET {1} = ?2, {2} = ?3 WHERE ID = ?1{3}",
-                              Quote(storage.table), Quote(storage.column),
-                              Quote(storage.graph_column),
-                              replace ? "" : fmt::format(" AND {} IS NULL", Quote(storage.column)))));
+  QUARRY_ASSIGN_OR_RETURN(Statement * update,
+                          Cached(db_, replace ? sql.update_replace : sql.update_if_null));
   QUARRY_TRY(update->Bind(1, subject));
   QUARRY_TRY(BindValue(*update, 2, value));
   QUARRY_TRY(update->Bind(3, graph));
   QUARRY_TRY(update->Step());
   if (db_.Changes() > 0) return Ok();
-  QUARRY_ASSIGN_OR_RETURN(
-      Statement * select,
-      Cached(db_, fmt::format("SELECT {} FROM {} WHERE ID = ?1", Quote(storage.column),
-                              Quote(storage.table))));
+  QUARRY_ASSIGN_OR_RETURN(Statement * select, Cached(db_, sql.select_value));
   QUARRY_TRY(select->Bind(1, subject));
   QUARRY_ASSIGN_OR_RETURN(const bool in_domain, select->Step());
   if (!in_domain) {
     return ConstraintError(fmt::format("subject is not in the domain of {}: it is not a {}",
-                                       predicate.name, storage.table));
+                                       predicate.name, sql.storage.table));
   }
   const SqlValue current = ReadValue(*select, 0);
   select->Reset();
@@ -417,18 +432,10 @@ Result<void> TripleWriter::Delete(std::optional<int64_t> graph, int64_t subject,
   }
   QUARRY_ASSIGN_OR_RETURN(const SqlValue value, EncodeObject(predicate, object, nullptr));
   if (std::holds_alternative<std::monostate>(value)) return Ok();
-  const schema::PropertyStorage storage = names_.StorageOf(predicate);
-  const std::string graph_test =
-      graph ? fmt::format(" AND {} = ?3", Quote(storage.graph_column)) : std::string();
-  const std::string sql =
-      storage.multi_valued
-          ? fmt::format("DELETE FROM {} WHERE ID = ?1 AND {} = ?2{}", Quote(storage.table),
-                        Quote(storage.column), graph_test)
-          : fmt::format("UPDATE {0} SET {1} = NULL, {2} = NULL WHERE ID = ?1 AND {1} = ?2{3}",
-                        Quote(storage.table), Quote(storage.column), Quote(storage.graph_column),
-                        graph_test);
+  const PropertySql& sql = SqlOf(predicate);
   QUARRY_TRY(TouchFulltext(subject, predicate));
-  QUARRY_ASSIGN_OR_RETURN(Statement * statement, Cached(db_, sql));
+  QUARRY_ASSIGN_OR_RETURN(Statement * statement,
+                          Cached(db_, graph ? sql.delete_in_graph : sql.delete_value));
   QUARRY_TRY(statement->Bind(1, subject));
   QUARRY_TRY(BindValue(*statement, 2, value));
   if (graph) QUARRY_TRY(statement->Bind(3, *graph));

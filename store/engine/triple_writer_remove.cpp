@@ -55,13 +55,10 @@ Result<void> TripleWriter::RemoveType(std::optional<int64_t> graph, int64_t subj
 }
 
 Result<void> TripleWriter::DropClassRow(int64_t subject, const Class& cls) {
-  for (const Property* property : ontology_.PropertiesOfDomain(cls.iri)) {
+  for (const Property* property : ColumnsOf(cls).domain) {
     QUARRY_TRY(TouchFulltext(subject, *property));
     if (!property->multi_valued() || property == rdf_type_) continue;
-    const schema::PropertyStorage storage = names_.StorageOf(*property);
-    QUARRY_ASSIGN_OR_RETURN(
-        Statement * remove,
-        Cached(db_, fmt::format("DELETE FROM {} WHERE ID = ?1", Quote(storage.table))));
+    QUARRY_ASSIGN_OR_RETURN(Statement * remove, Cached(db_, SqlOf(*property).delete_rows));
     QUARRY_TRY(remove->Bind(1, subject));
     QUARRY_TRY(remove->Step());
   }

@@ -120,6 +120,7 @@ Result<void> UpdateExecutor::Execute(const sparql::Update& update) {
       const auto& move = std::get<sparql::Move>(operation);
       done = Transfer(move.from, move.to, move.silent, TransferMode::kMove);
     }
+    if (done) done = writer_.FlushFreshIfLarge();
     if (!done) {
       if (update.operations.size() == 1) return done;
       return std::move(done).error().WithContext(fmt::format("operation {}", i + 1));

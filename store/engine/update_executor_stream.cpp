@@ -61,6 +61,10 @@ class UpdateExecutor::StreamSink final : public sparql::UpdateSink {
       }
       if (!applied) return Located(std::move(applied).error(), held.offset);
     }
+    // The operation's resources have all their values: a large buffer of them is written now,
+    // not kept for the rest of a transaction of many requests (issue 7).
+    auto flushed = executor_.writer_.FlushFreshIfLarge();
+    if (!flushed) return std::move(flushed).error().WithContext("the data block's new resources");
     return Ok();
   }
 

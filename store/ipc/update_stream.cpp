@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -43,13 +44,37 @@ UpdateStreamReader::UpdateStreamReader(UniqueFd fd, std::chrono::milliseconds st
   if (flags >= 0) (void)::fcntl(fd_.get(), F_SETFL, flags | O_NONBLOCK);
 }
 
+void UpdateStreamReader::Reallocate(size_t capacity) {
+  auto bigger = std::make_unique_for_overwrite<char[]>(capacity);
+  const size_t held = end_ - begin_;
+  if (held > 0) std::memcpy(bigger.get(), buffer_.get() + begin_, held);
+  buffer_ = std::move(bigger);
+  capacity_ = capacity;
+  begin_ = 0;
+  end_ = held;
+}
+
+void UpdateStreamReader::MakeRoom(size_t bytes) {
+  if (capacity_ - end_ >= bytes) return;
+  const size_t held = end_ - begin_;
+  if (capacity_ - held >= bytes) {
+    std::memmove(buffer_.get(), buffer_.get() + begin_, held);
+    begin_ = 0;
+    end_ = held;
+    return;
+  }
+  Reallocate(std::max(held + bytes, capacity_ * 2));
+}
+
 Result<void> UpdateStreamReader::Fill(size_t need) {
-  while (buffer_.size() - begin_ < need) {
-    const size_t have = buffer_.size();
-    buffer_.resize(have + kReadBytes);
-    const ssize_t got = ::read(fd_.get(), buffer_.data() + have, kReadBytes);
-    buffer_.resize(have + static_cast<size_t>(got > 0 ? got : 0));
-    if (got > 0) continue;
+  while (end_ - begin_ < need) {
+    // At least a read's worth, and the whole of a long record's rest at once.
+    MakeRoom(std::max(kReadBytes, need - (end_ - begin_)));
+    const ssize_t got = ::read(fd_.get(), buffer_.get() + end_, capacity_ - end_);
+    if (got > 0) {
+      end_ += static_cast<size_t>(got);
+      continue;
+    }
     if (got == 0) {
       return Error(Errc::kIo, fmt::format("the stream ended without its end record after {} "
                                           "requests (the client closed it early or died): "
@@ -77,14 +102,12 @@ Result<void> UpdateStreamReader::Fill(size_t need) {
 
 Result<std::optional<std::string_view>> UpdateStreamReader::Next() {
   if (ended_) return std::optional<std::string_view>();
-  // Drop what was returned already; a buffer grown by a long request shrinks again.
-  buffer_.erase(0, begin_);
-  begin_ = 0;
-  if (buffer_.capacity() > kKeptBufferBytes && buffer_.size() < kKeptBufferBytes / 2) {
-    buffer_.shrink_to_fit();
+  // A buffer grown by a long request shrinks again once it is returned.
+  if (capacity_ > kKeptBufferBytes && end_ - begin_ < kKeptBufferBytes / 2) {
+    Reallocate(std::max(end_ - begin_, kReadBytes));
   }
   QUARRY_TRY(Fill(4));
-  const uint32_t length = ReadLength(buffer_.data());
+  const uint32_t length = ReadLength(buffer_.get() + begin_);
   if (length == kUpdateStreamEnd) {
     ended_ = true;
     fd_.reset();
@@ -96,9 +119,11 @@ Result<std::optional<std::string_view>> UpdateStreamReader::Next() {
                              length, kMaxStreamedRequestBytes));
   }
   QUARRY_TRY(Fill(4 + size_t{length}));
-  begin_ = 4 + size_t{length};
+  const char* request = buffer_.get() + begin_ + 4;
+  begin_ += 4 + size_t{length};
+  if (begin_ == end_) begin_ = end_ = 0;
   ++count_;
-  return std::optional<std::string_view>(std::string_view(buffer_.data() + 4, length));
+  return std::optional<std::string_view>(std::string_view(request, length));
 }
 
 }  // namespace quarry::ipc

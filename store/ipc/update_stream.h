@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,15 +44,24 @@ class UpdateStreamReader {
   // The requests returned so far.
   size_t count() const { return count_; }
   // The bytes held for the request being read (at most one record and a read's worth).
-  size_t buffered_capacity() const { return buffer_.capacity(); }
+  size_t buffered_capacity() const { return capacity_; }
 
  private:
   // Reads until `need` bytes past begin_ are buffered.
   Result<void> Fill(size_t need);
+  // Makes room for `bytes` more after end_: moves the bytes not returned yet to the front, or
+  // grows the buffer.
+  void MakeRoom(size_t bytes);
+  // Reallocates to `capacity` bytes (at least end_ - begin_), the unreturned bytes first.
+  void Reallocate(size_t capacity);
 
   UniqueFd fd_;
   std::chrono::milliseconds stall_timeout_;
-  std::string buffer_;
+  // [begin_, end_) read and not returned yet. Allocated for overwrite: a read's room is never
+  // zero-filled first (a std::string resize zeroed 64 KiB per read).
+  std::unique_ptr<char[]> buffer_;
+  size_t capacity_ = 0;
+  size_t end_ = 0;
   size_t begin_ = 0;  // the first byte not returned yet
   size_t count_ = 0;
   bool ended_ = false;

@@ -31,6 +31,15 @@ bool ChangeBatcher::DeletesPendingInsert(const Pending& pending,
 void ChangeBatcher::Add(const std::vector<engine::ClassChangeSet>& transaction) {
   for (const engine::ClassChangeSet& incoming : transaction) {
     if (TripleCount(incoming) == 0) continue;
+    if (TripleCount(incoming) >= limits_.max_triples) {
+      // It would go out at once, after everything pending: emit it from the caller's set
+      // instead of copying it into the pending state first (with a hash set of its inserts, to
+      // be thrown away unused). A 12,800-contact batch save's ~370,000 nco:PersonContact quads
+      // were 11 MiB copied plus ~26 MiB of set nodes and buckets in quarry-store (issue 7).
+      Flush();
+      EmitChunked(incoming);
+      continue;
+    }
     const auto found = pending_.find(incoming.class_iri);
     if (found != pending_.end()) {
       const Pending& pending = found->second;
@@ -75,7 +84,7 @@ void ChangeBatcher::Flush() {
 
 // Cuts `changes` into emissions of at most max_triples, taking deletes first, so that each
 // emission still lists its deletes before its inserts and the order of triples is kept.
-void ChangeBatcher::EmitChunked(engine::ClassChangeSet& changes) {
+void ChangeBatcher::EmitChunked(const engine::ClassChangeSet& changes) {
   if (TripleCount(changes) <= limits_.max_triples) {
     emit_(changes);
     return;

@@ -72,7 +72,7 @@ class ChangeBatcher {
 
   bool DeletesPendingInsert(const Pending& pending, const engine::ClassChangeSet& incoming) const;
   void Append(const engine::ClassChangeSet& incoming);
-  void EmitChunked(engine::ClassChangeSet& changes);
+  void EmitChunked(const engine::ClassChangeSet& changes);
 
   Limits limits_;
   Clock clock_;

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -211,6 +212,140 @@ TEST_CASE("UpdateStreamReader reads records split across reads and refuses a cut
   auto stall = stalled.Next();
   REQUIRE_FALSE(stall.ok());
   CHECK(stall.error().ToString().find("stalled") != std::string::npos);
+}
+
+TEST_CASE("UpdateStreamReader keeps records whole across its buffer's ends and gives back a long one's room") {
+  int ends[2] = {-1, -1};
+  REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) == 0);
+  UniqueFd writer(ends[0]);
+  // Records of 777 bytes (each its own content) straddle every 64 KiB read; then one of 3 MiB
+  // and a short one after it.
+  constexpr int kCount = 2000;
+  const auto record = [](int i) { return fmt::format("{:0>777}", i); };
+  const std::string long_request(size_t{3} << 20, 'L');
+  std::thread feed([&] {
+    std::string bytes;
+    for (int i = 0; i < kCount; ++i) ipc::AppendUpdateRecord(bytes, record(i));
+    ipc::AppendUpdateRecord(bytes, long_request);
+    ipc::AppendUpdateRecord(bytes, "short");
+    ipc::AppendUpdateEnd(bytes);
+    size_t sent = 0;
+    while (sent < bytes.size()) {
+      const ssize_t n = ::write(writer.get(), bytes.data() + sent, bytes.size() - sent);
+      REQUIRE(n > 0);
+      sent += static_cast<size_t>(n);
+    }
+  });
+  ipc::UpdateStreamReader reader(UniqueFd(ends[1]), std::chrono::seconds(30));
+  int mismatches = 0;
+  for (int i = 0; i < kCount; ++i) {
+    auto next = reader.Next();
+    REQUIRE(next.ok());
+    REQUIRE(next->has_value());
+    if (**next != record(i)) ++mismatches;
+  }
+  CHECK(mismatches == 0);
+  auto long_one = reader.Next();
+  REQUIRE(long_one.ok());
+  CHECK(**long_one == long_request);
+  CHECK(reader.buffered_capacity() >= long_request.size());
+  auto short_one = reader.Next();
+  REQUIRE(short_one.ok());
+  CHECK(**short_one == "short");
+  CHECK(reader.buffered_capacity() <= (size_t{1} << 20));
+  auto end = reader.Next();
+  REQUIRE(end.ok());
+  CHECK_FALSE(end->has_value());
+  CHECK(reader.count() == kCount + 2);
+  feed.join();
+}
+
+// A store from before Resources.UpdateStream: BatchSparqlUpdate and SparqlUpdate only, each
+// batch recorded as it came.
+class StoreWithoutUpdateStream {
+ public:
+  static constexpr const char* kName = "org.quarry.Store1.Old";
+  explicit StoreWithoutUpdateStream(const std::string& address)
+      : connection_(sdbus::createSessionBusConnectionWithAddress(address)),
+        object_(sdbus::createObject(*connection_, "/org/quarry/Store1")) {
+    object_->registerMethod("BatchSparqlUpdate").onInterface("org.quarry.Store1.Resources")
+        .implementedAs([this](const std::vector<std::string>& requests,
+                              const std::map<std::string, sdbus::Variant>&) { Record(requests); });
+    object_->registerMethod("SparqlUpdate").onInterface("org.quarry.Store1.Resources")
+        .implementedAs([this](const std::string& request) { Record({request}); });
+    object_->finishRegistration();
+    connection_->requestName(kName);
+    connection_->enterEventLoopAsync();
+  }
+  ~StoreWithoutUpdateStream() { connection_->leaveEventLoop(); }
+  std::vector<std::vector<std::string>> batches() {
+    const std::lock_guard lock(mutex_);
+    return batches_;
+  }
+
+ private:
+  void Record(std::vector<std::string> requests) {
+    const std::lock_guard lock(mutex_);
+    batches_.push_back(std::move(requests));
+  }
+  std::unique_ptr<sdbus::IConnection> connection_;
+  std::unique_ptr<sdbus::IObject> object_;
+  std::mutex mutex_;
+  std::vector<std::vector<std::string>> batches_;
+};
+
+TEST_CASE("UpdateStream to a store without the method falls back to BatchSparqlUpdate") {
+  Transport transport(false);
+  BusFixture bus;
+  StoreWithoutUpdateStream old_store(bus.address());
+  auto connection = Connection::Bus(BusOptions{StoreWithoutUpdateStream::kName, bus.address()});
+  REQUIRE_MESSAGE(connection.ok(), (connection ? std::string() : connection.error().ToString()));
+  // More than a socket pair holds (~400 KiB): the requests written before the UnknownMethod
+  // reply are read back, the rest too, and all go in one batch, in order.
+  constexpr int kCount = 5000;
+  auto done = (*connection)->UpdateStream(Songs(kCount));
+  REQUIRE_MESSAGE(done.ok(), (done ? std::string() : done.error().ToString()));
+  auto batches = old_store.batches();
+  REQUIRE(batches.size() == 1);
+  REQUIRE(batches[0].size() == kCount);
+  CHECK(batches[0].front() == SongInsert(1));
+  CHECK(batches[0][2999] == SongInsert(3000));
+  CHECK(batches[0].back() == SongInsert(kCount));
+  // The connection remembers: the next batches are collected and sent the same way.
+  done = (*connection)->UpdateStream(Songs(2));
+  REQUIRE(done.ok());
+  batches = old_store.batches();
+  REQUIRE(batches.size() == 2);
+  CHECK(batches[1] == std::vector<std::string>{SongInsert(1), SongInsert(2)});
+  // A producer that fails sends nothing, and its error is the one returned.
+  int produced = 0;
+  done = (*connection)->UpdateStream([&](std::string& request) -> Result<bool> {
+    if (++produced == 3) return Error(Errc::kInvalidArgument, "the producer gave up");
+    request = SongInsert(produced);
+    return true;
+  });
+  REQUIRE_FALSE(done.ok());
+  CHECK(done.error().ToString().find("update 3") != std::string::npos);
+  CHECK(done.error().ToString().find("the producer gave up") != std::string::npos);
+  CHECK(old_store.batches().size() == 2);
+}
+
+TEST_CASE("UpdateStream's first batch to a store without the method keeps a producer's error") {
+  Transport transport(false);
+  BusFixture bus;
+  StoreWithoutUpdateStream old_store(bus.address());
+  auto connection = Connection::Bus(BusOptions{StoreWithoutUpdateStream::kName, bus.address()});
+  REQUIRE(connection.ok());
+  int produced = 0;
+  auto done = (*connection)->UpdateStream([&](std::string& request) -> Result<bool> {
+    if (++produced == 4000) return Error(Errc::kInvalidArgument, "the producer gave up");
+    request = SongInsert(produced);
+    return true;
+  });
+  REQUIRE_FALSE(done.ok());
+  CHECK(done.error().ToString().find("update 4000") != std::string::npos);
+  CHECK(done.error().ToString().find("the producer gave up") != std::string::npos);
+  CHECK(old_store.batches().empty());
 }
 
 #if defined(__SANITIZE_ADDRESS__)

@@ -117,6 +117,33 @@ TEST_CASE("Record codec: decoding in place overwrites every field of a used cont
   CHECK_FALSE(DecodeRecordInto(record.substr(0, record.size() - 1), reused));
 }
 
+TEST_CASE("Record codec: lengths of 10 digits at most, strings across the short-string size") {
+  // 15 bytes fit std::string's inline buffer, 16 do not: both, fresh and into used fields.
+  Contact c;
+  c.uid = std::string(15, 'u');
+  c.full_name = std::string(16, 'f');
+  c.name.family = "x";
+  c.nicknames = {std::string(16, 'n'), "", std::string(15, 'm')};
+  const std::string record = EncodeRecord(c);
+  const auto fresh = DecodeRecord(record);
+  REQUIRE(fresh.has_value());
+  CHECK(*fresh == c);
+  Contact used = c;
+  used.uid = std::string(40, 'o');  // longer than the value decoded into it
+  used.full_name = "o";             // shorter
+  used.nicknames = {"a", std::string(30, 'b')};
+  REQUIRE(DecodeRecordInto(record, used));
+  CHECK(used == c);
+
+  // A length's digits: leading zeros count, an eleventh digit is refused, digits need their mark.
+  const std::string tail = record.substr(kRecordMagic.size() + 3 + 15);  // after the UID
+  CHECK(DecodeRecord(std::string(kRecordMagic) + "0000000015:" + c.uid + tail) == c);
+  CHECK_FALSE(DecodeRecord(std::string(kRecordMagic) + "00000000015:" + c.uid + tail).has_value());
+  CHECK_FALSE(DecodeRecord(std::string(kRecordMagic) + "15#" + c.uid + tail).has_value());
+  CHECK_FALSE(DecodeRecord(std::string(kRecordMagic) + "15").has_value());  // digits, then the end
+  CHECK_FALSE(DecodeRecord(std::string(kRecordMagic) + "1a:").has_value());
+}
+
 TEST_CASE("Record reads by UID: order asked, each UID once, unknown skipped, bad records from nco") {
   BookFixture f;
   f.SaveGenerated(40);

@@ -8,10 +8,14 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <fstream>
+#include <thread>
 
 #include "extract/core/iri.h"
 #include "extract/service/extract_state.h"
+#include "extract/service/worker_main.h"
 #include "tests/extract/extract_test_util.h"
 #include "tests/extract/service_fixture.h"
 
@@ -71,6 +75,21 @@ TEST_CASE("quarry-extract: the hostile set never takes it down and each failure 
   CHECK(fixture.ExtractRunning());
 }
 
+TEST_CASE("quarry-extract: workers start with the service's glibc tcache count") {
+  ExtractServiceFixture fixture;
+  fixture.StartExtract({"--workers", "1"});
+  const int32_t worker = fixture.ReadyWorker();
+  std::ifstream environ(fmt::format("/proc/{}/environ", worker), std::ios::binary);
+  REQUIRE(environ);
+  std::string tunables;
+  for (std::string item; std::getline(environ, item, '\0');) {
+    if (item.starts_with("GLIBC_TUNABLES=")) tunables = item.substr(15);
+  }
+  // The service inherited this test's environment and adds its count to it.
+  CHECK(tunables == extract::service::WorkerGlibcTunables(std::getenv("GLIBC_TUNABLES")));
+  CHECK(tunables.find("glibc.malloc.tcache_count=") != std::string::npos);
+}
+
 TEST_CASE("quarry-extract: a worker SIGKILLed mid-file is replaced and the queue goes on") {
   ExtractServiceFixture fixture;
   fixture.StartExtract({"--workers", "1"});
@@ -94,6 +113,57 @@ TEST_CASE("quarry-extract: a worker SIGKILLed mid-file is replaced and the queue
   const auto status = fixture.WaitDone(2);
   CHECK(ExtractServiceFixture::Count(status, "extracted") == 1);
   CHECK(fixture.Rows("SELECT ?ie { ?ie fts:match \"bravo\" }").size() == 1);
+}
+
+TEST_CASE("quarry-extract: a recorded failure is cleared by the file's next result") {
+  ExtractServiceFixture fixture;
+  const std::string a = fixture.files().Write("a.txt", std::string("bin\0ary\n", 8)).string();
+  const std::string b = fixture.files().Write("b.txt", "golf words here\n").string();
+  InsertMinerFile(fixture, "urn:quarry:file:0a", a);
+  InsertMinerFile(fixture, "urn:quarry:file:0b", b);
+  fixture.StartExtract({"--workers", "1"});
+  fixture.WaitDone(2);  // the backlog: a fails (binary data), b is extracted
+  REQUIRE(Recorded(fixture).at(FileUrl(a))[1].find("binary data") != std::string::npos);
+  CHECK(Recorded(fixture).at(FileUrl(b))[1].empty());
+
+  // a.txt fixed: its lookup finds it tried before, and its result removes the failure.
+  fixture.files().Write("a.txt", "hotel words here\n");
+  const auto later = std::filesystem::last_write_time(a) + std::chrono::seconds(5);
+  std::filesystem::last_write_time(a, later);
+  fixture.Queue({FileUrl(a)});
+  fixture.WaitDone(3);
+  const auto fixed = Recorded(fixture).at(FileUrl(a));
+  CHECK(fixed[0] == extract::service::MtimeLiteral(MtimeMicros(a)));
+  CHECK(fixed[1].empty());
+  CHECK(fixed[2].empty());
+  CHECK(fixture.Rows("SELECT ?ie { ?ie fts:match \"hotel\" }").size() == 1);
+
+  // c.txt, never tried, queued again while the worker holds it: its second lookup runs before
+  // the first result is written, so it cannot see the failure that result records (the worker
+  // killed); the second result clears it all the same.
+  const std::string c = fixture.files().Write("c.txt", "india words here\n").string();
+  InsertMinerFile(fixture, "urn:quarry:file:0c", c);
+  const int32_t first = fixture.ReadyWorker();
+  REQUIRE(::kill(first, SIGSTOP) == 0);
+  fixture.Queue({FileUrl(c)});
+  ExtractServiceFixture::WaitFor([&] {
+    const auto current = fixture.Status().at("current").get<std::vector<std::string>>();
+    return current == std::vector<std::string>{FileUrl(c)};
+  }, "c.txt never reached the worker");
+  fixture.Queue({FileUrl(c)});
+  // Let the dispatcher look the second c.txt up (it waits for exactly this in Take) before the
+  // first result exists; had it looked later it would see the failure itself, and the checks
+  // below would hold without the writer's memory of failures.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  REQUIRE(::kill(first, SIGKILL) == 0);
+  const auto status = fixture.WaitDone(5);
+  CHECK(ExtractServiceFixture::Count(status, "failed") == 2);  // a.txt at first, c.txt's first
+  fixture.ReadyWorker(/*other_than=*/first);
+  const auto again = Recorded(fixture).at(FileUrl(c));
+  CHECK(again[0] == extract::service::MtimeLiteral(MtimeMicros(c)));
+  CHECK(again[1].empty());
+  CHECK(again[2].empty());
+  CHECK(fixture.Rows("SELECT ?ie { ?ie fts:match \"india\" }").size() == 1);
 }
 
 TEST_CASE("quarry-extract: a file past the time limit is recorded as a timeout") {

@@ -16,6 +16,7 @@
 #include "extract/service/extractor_service.h"
 #include "extract/service/file_queue.h"
 #include "extract/service/sandbox.h"
+#include "extract/service/worker_main.h"
 #include "extract/service/worker_process.h"
 #include "extract/service/worker_protocol.h"
 #include "tests/support/temp_dir.h"
@@ -206,6 +207,26 @@ TEST_CASE("Bookkeeping SPARQL: mtimes round trip, URLs are quoted, failures carr
         std::string::npos);
 }
 
+TEST_CASE("Bookkeeping SPARQL: a failure is cleared only when asked, and the rest stays the same") {
+  const int64_t mtime = 1'700'000'000'123'456;
+  const std::string clear = ClearFailure("urn:quarry:file:1");
+  CHECK(clear.find("DELETE { <urn:quarry:file:1> <http://quarry.gnome.invalid/ontology/v1/qxo#"
+                   "extractionFailure> ?f } WHERE") != std::string::npos);
+  CHECK(clear.find("failedExtractor> ?e } WHERE") != std::string::npos);
+  const std::string success = SuccessState("urn:quarry:file:1", mtime, /*clear_failure=*/true);
+  const std::string success_only = SuccessState("urn:quarry:file:1", mtime, /*clear_failure=*/false);
+  CHECK(success == clear + " ;\n" + success_only);
+  CHECK(success_only.find("DELETE") == std::string::npos);
+  CHECK(success_only.starts_with("INSERT OR REPLACE { <urn:quarry:file:1> "));
+  const std::string nothing = StateOnlyUpdate("urn:quarry:file:1", "file:///x", mtime, "", "");
+  const std::string nothing_only =
+      StateOnlyUpdate("urn:quarry:file:1", "file:///x", mtime, "", "", /*clear_failure=*/false);
+  CHECK(nothing_only.find("DELETE") == std::string::npos);
+  const size_t body = nothing_only.find("INSERT OR REPLACE");
+  REQUIRE(body != std::string::npos);
+  CHECK(nothing == nothing_only.substr(0, body) + clear + " ;\n" + nothing_only.substr(body));
+}
+
 // Runs `body` in a forked child inside the sandbox; the child's exit code is what body returns.
 template <typename Body>
 int InSandbox(Body body) {
@@ -304,6 +325,20 @@ TEST_CASE("NeedsLookup: the next batch is looked up while the workers still have
   // ... but never more than a batch ahead, so a Queue call still overtakes the backlog soon.
   CHECK_FALSE(NeedsLookup(kLookupBatch + 2, 2));
   CHECK_FALSE(NeedsLookup(kLookupBatch + 8, 8));
+}
+
+TEST_CASE("WorkerGlibcTunables: adds the worker's tcache count unless the user set one") {
+  const std::string ours = "glibc.malloc.tcache_count=" + std::to_string(kWorkerTcacheCount);
+  CHECK(WorkerGlibcTunables(nullptr) == ours);
+  CHECK(WorkerGlibcTunables("") == ours);
+  CHECK(WorkerGlibcTunables("glibc.malloc.arena_max=1") == "glibc.malloc.arena_max=1:" + ours);
+  // The user's own count wins, wherever it stands among the items.
+  CHECK(WorkerGlibcTunables("glibc.malloc.tcache_count=3") == "glibc.malloc.tcache_count=3");
+  CHECK(WorkerGlibcTunables("glibc.malloc.arena_max=1:glibc.malloc.tcache_count=0") ==
+        "glibc.malloc.arena_max=1:glibc.malloc.tcache_count=0");
+  // A longer name that merely starts like ours is another tunable.
+  CHECK(WorkerGlibcTunables("glibc.malloc.tcache_count_x=3") ==
+        "glibc.malloc.tcache_count_x=3:" + ours);
 }
 
 }  // namespace

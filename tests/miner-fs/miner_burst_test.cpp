@@ -70,8 +70,11 @@ class LockedStore final : public IndexStore {
 };
 
 struct MinerRun {
-  explicit MinerRun(const std::filesystem::path& root) : store(embedded) {
+  explicit MinerRun(const std::filesystem::path& root,
+                    std::chrono::milliseconds idle_wait = std::chrono::minutes(1))
+      : store(embedded) {
     MinerOptions options;
+    options.idle_wait = idle_wait;
     options.config = DefaultConfig(UserDirs{"/nonexistent", {}});
     options.config.roots = {{root, true}};
     options.config.pause_on_battery = false;
@@ -96,12 +99,18 @@ struct MinerRun {
       std::this_thread::sleep_for(10ms);
     }
   }
-  // Waits until the number of files whose URL starts with `prefix` is `expected`.
-  void WaitForCount(const std::string& prefix, int expected) {
-    const std::string sparql = fmt::format(
+  // The number of files whose URL starts with `prefix`.
+  static std::string CountSparql(const std::string& prefix) {
+    return fmt::format(
         "SELECT (COUNT(?f) AS ?c) {{ ?f a nfo:FileDataObject ; nie:url ?u FILTER (STRSTARTS(?u, {})) }}",
         SparqlString(prefix));
-    const auto deadline = std::chrono::steady_clock::now() + 60s;
+  }
+  // Waits (at most `bound`) until the number of files whose URL starts with `prefix` is
+  // `expected`.
+  void WaitForCount(const std::string& prefix, int expected,
+                    std::chrono::milliseconds bound = std::chrono::minutes(1)) {
+    const std::string sparql = CountSparql(prefix);
+    const auto deadline = std::chrono::steady_clock::now() + bound;
     for (;;) {
       const std::string value = store.Value(sparql);
       if (value == std::to_string(expected)) return;
@@ -187,6 +196,62 @@ TEST_CASE("Miner: 100 new files in one folder cost one query and one transaction
   const auto after_single = run.store.counts();
   CHECK(after_single.lookups - before_single.lookups == 1);
   CHECK(after_single.children_queries - before_single.children_queries == 0);
+}
+
+// The loop waits 10 minutes when nothing is due (paused included): only the wake of the Resume
+// that releases the last pause gets the work taken in meanwhile done within the 20 s bound.
+TEST_CASE("Miner: a change or an overflow taken in while paused is handled at Resume, not at a timeout") {
+  quarry::testing::TempDir dir;
+  const std::filesystem::path root = dir.path() / "root";
+  std::filesystem::create_directories(root);
+  WriteFile(root / "existing.txt", "already there");
+  MinerRun run(root, std::chrono::minutes(10));
+  run.WaitForIdle();
+  run.WaitForCount(FileUri((root / "existing").string()), 1);
+  constexpr auto kBound = 20s;
+
+  // A file written while paused: its events wait in the coalescer.
+  int cookie = run.status.Pause("test", "change");
+  WriteFile(root / "changed.txt", "written while paused");
+  std::this_thread::sleep_for(100ms);  // lets the loop read the events while paused
+  REQUIRE(run.status.Resume(cookie).ok());
+  run.WaitForCount(FileUri((root / "changed").string()), 1, kBound);
+
+  // An overflow while paused: the file's events are lost, only the re-crawl finds it.
+  cookie = run.status.Pause("test", "overflow");
+  WriteFile(root / "lost.txt", "its events are dropped");
+  run.miner->RequestSimulatedOverflow();
+  std::this_thread::sleep_for(100ms);  // lets the loop take the overflow in while paused
+  CHECK(run.store.Value(run.CountSparql(FileUri((root / "lost").string()))) == "0");
+  REQUIRE(run.status.Resume(cookie).ok());
+  run.WaitForCount(FileUri((root / "lost").string()), 1, kBound);
+
+  // A pause that is not the last one wakes nothing, and the work waits for the last.
+  const int first = run.status.Pause("test", "first");
+  const int second = run.status.Pause("test", "second");
+  WriteFile(root / "held.txt", "held by two pauses");
+  REQUIRE(run.status.Resume(first).ok());
+  std::this_thread::sleep_for(200ms);
+  CHECK(run.store.Value(run.CountSparql(FileUri((root / "held").string()))) == "0");
+  REQUIRE(run.status.Resume(second).ok());
+  run.WaitForCount(FileUri((root / "held").string()), 1, kBound);
+}
+
+TEST_CASE("MinerStatus: the resume waker runs when the last pause is released, and not after it is cleared") {
+  MinerStatus status;
+  int wakes = 0;
+  status.SetResumeWaker([&wakes] { ++wakes; });
+  const int first = status.Pause("a", "one");
+  const int second = status.Pause("b", "two");
+  REQUIRE(status.Resume(first).ok());
+  CHECK(wakes == 0);
+  CHECK(!status.Resume(first).ok());
+  CHECK(wakes == 0);
+  REQUIRE(status.Resume(second).ok());
+  CHECK(wakes == 1);
+  status.SetResumeWaker(nullptr);
+  REQUIRE(status.Resume(status.Pause("c", "three")).ok());
+  CHECK(wakes == 1);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
 
 namespace quarry::contacts {
@@ -71,6 +72,8 @@ struct Writer {
 };
 
 // A one-pass reader; `ok` turns false on the first malformed piece and stays false.
+// Decoding is most of a record read (issue 7: 61 % of prefix_short's instructions in
+// callgrind): the length's digits are read through a pointer (at most 10, as before).
 struct Reader {
   std::string_view in;
   size_t at = 0;
@@ -78,18 +81,22 @@ struct Reader {
 
   // Digits up to `mark`.
   size_t Number(char mark) {
+    if (!ok) return 0;
+    const char* const begin = in.data() + at;
+    const char* const end = in.data() + in.size();
+    const char* const limit = begin + std::min<size_t>(10, static_cast<size_t>(end - begin));
+    const char* p = begin;
     size_t value = 0;
-    size_t digits = 0;
-    while (ok && at < in.size() && in[at] >= '0' && in[at] <= '9' && digits < 10) {
-      value = value * 10 + static_cast<size_t>(in[at] - '0');
-      ++at;
-      ++digits;
+    for (; p < limit; ++p) {
+      const unsigned digit = static_cast<unsigned char>(*p) - unsigned{'0'};
+      if (digit > 9) break;
+      value = value * 10 + digit;
     }
-    if (!ok || digits == 0 || at >= in.size() || in[at] != mark) {
+    if (p == begin || p >= end || *p != mark) {
       ok = false;
       return 0;
     }
-    ++at;
+    at = static_cast<size_t>(p - in.data()) + 1;
     return value;
   }
   void Text(std::string& out) {
@@ -98,7 +105,7 @@ struct Reader {
       ok = false;
       return;
     }
-    out.assign(in.substr(at, size));
+    out.assign(in.data() + at, size);
     at += size;
   }
   size_t Count() {

@@ -185,6 +185,15 @@ Result<SqlExpr> Translator::Builtin(const BuiltinCall& call, const Fragment& sco
       }
     }
   }
+  if (call.function == Builtin::kStrDt && !args.empty() && !args[0].term_id.empty() &&
+      !args[0].is_aggregate) {
+    // Open mode: STRDT's lexical form must be a simple literal (xsd:string in RDF 1.1,
+    // §17.4.2.11); a number, a date, a tagged string, an IRI or a blank node is a type error.
+    args[0].sql = fmt::format(
+        "(CASE WHEN {0} < 0 AND (SELECT Datatype FROM quarry_literal WHERE ID = {0}) = '{1}' "
+        "THEN {2} END)",
+        args[0].term_id, kXsdString, args[0].sql);
+  }
   QUARRY_ASSIGN_OR_RETURN(SqlExpr result, IsStringFunction(call.function)
                                               ? StringBuiltin(*this, call, args)
                                               : TermBuiltin(*this, call, args));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "store/sparql/parser_impl.h"
 #include "store/sparql/translate/translator_impl.h"
 
 namespace quarry::sparql::translate {
@@ -312,6 +313,22 @@ Result<void> Translator::Join(Fragment& into, Fragment other) {
   return Ok();
 }
 
+Result<void> Translator::JoinGraphName(Fragment& fragment, const std::string& hidden,
+                                       const std::string& name) {
+  const auto found = fragment.vars.find(hidden);
+  if (found == fragment.vars.end()) {
+    return Error(Errc::kInternal, fmt::format("GRAPH ?{}: the graph column is not bound", name));
+  }
+  Fragment graph;
+  graph.vars.emplace(name, found->second);
+  graph.var_order.push_back(name);
+  if (fragment.nullable.count(hidden)) graph.nullable.insert(name);
+  fragment.vars.erase(found);
+  fragment.nullable.erase(hidden);
+  std::erase(fragment.var_order, hidden);
+  return Join(fragment, std::move(graph));
+}
+
 Result<void> Translator::LeftJoin(Fragment& into, Fragment optional) {
   const std::string alias = NewAlias("o");
   std::string columns;
@@ -410,13 +427,23 @@ Result<Fragment> Translator::Group(const GroupGraphPattern& group, const GraphCo
       if (std::holds_alternative<Parameter>(graph_pattern->graph)) {
         return Unsupported("a parameter as graph name");
       }
+      // GRAPH ?g { P } where P binds ?g itself (?s ?p ?g, OPTIONAL { … ?g }): P is evaluated
+      // in each named graph with ?g an ordinary variable of P, then joined with ?g = that
+      // graph (§18.6 Graph). The graph then goes by a name no query can write, so P's own ?g
+      // (unbound where an OPTIONAL did not match) is joined afterwards, not forced to it.
+      const std::string graph_name = VariableKey(graph_pattern->graph);
+      std::vector<std::string> pattern_names;
+      if (!graph_name.empty()) AddInScopeVariables(graph_pattern->pattern, pattern_names);
+      const bool binds_graph_name =
+          std::find(pattern_names.begin(), pattern_names.end(), graph_name) != pattern_names.end();
+      if (binds_graph_name) inner_graph.graph = Variable{" graph" + NewAlias("")};
       QUARRY_ASSIGN_OR_RETURN(Fragment inner, Group(graph_pattern->pattern, inner_graph));
       if (graph_pattern->pattern.elements.empty()) {
         // GRAPH g {}: one empty solution per named graph that exists (and g is one of them).
         const std::string alias = NewAlias("g");
         inner.from = fmt::format("{} AS {}", Quote(schema::kGraphTable), alias);
         QUARRY_TRY(BindGraph(inner, alias + ".ID", inner_graph));
-      } else if (const std::string name = VariableKey(graph_pattern->graph);
+      } else if (const std::string name = VariableKey(inner_graph.graph);
                  !name.empty() && (!inner.vars.count(name) || inner.nullable.count(name))) {
         // GRAPH ?g { VALUES … } (no triple binds ?g, or only an UNDEF may): each solution is
         // still one of a named graph, so ?g ranges over the named graphs.
@@ -425,6 +452,9 @@ Result<Fragment> Translator::Group(const GroupGraphPattern& group, const GraphCo
         graphs.from = fmt::format("{} AS {}", Quote(schema::kGraphTable), alias);
         QUARRY_TRY(BindGraph(graphs, alias + ".ID", inner_graph));
         QUARRY_TRY(Join(inner, std::move(graphs)));
+      }
+      if (binds_graph_name) {
+        QUARRY_TRY(JoinGraphName(inner, VariableKey(inner_graph.graph), graph_name));
       }
       QUARRY_TRY(Join(fragment, std::move(inner)));
     } else if (const auto* bind = std::get_if<sparql::Bind>(&element.node)) {

@@ -108,6 +108,10 @@ class Translator {
   Result<Fragment> Values(const InlineData& data);
   Result<Fragment> SubQuery(const SubSelect& select, const GraphContext& graph);
   Result<void> AddPath(Fragment& fragment, const TriplePattern& triple, const GraphContext& graph);
+  // GRAPH ?name { … } whose pattern binds ?name itself: the graph column, bound under `hidden`,
+  // leaves the fragment's variables and joins as ?name (compatible with the pattern's own).
+  Result<void> JoinGraphName(Fragment& fragment, const std::string& hidden,
+                             const std::string& name);
   // `fragment` as a derived table (a SELECT) whose column "v_<name>" holds each of `names`
   // (NULL where the fragment does not bind it); `kinds` says how each is encoded.
   std::string DerivedSelect(const Fragment& fragment, const std::vector<std::string>& names,
@@ -148,6 +152,10 @@ class Translator {
                                                  bool operand = false,
                                                  bool allow_aggregates = false);
 
+  // The FROM / FROM NAMED restriction of a graph column for this context ("1" when none).
+  std::string GraphFilter(const std::string& graph_column, const GraphContext& graph);
+  // All conditions on the graph column of one stored triple (context and dataset).
+  std::string EdgeGraph(const std::string& graph_column, const GraphContext& graph);
  private:
   Result<void> AddTriple(Fragment& fragment, const TriplePattern& triple,
                          const GraphContext& graph);
@@ -197,10 +205,6 @@ class Translator {
                                    const GraphContext& graph);
   std::string ZeroLengthSql(const PathTable& edges, const std::string& edge_table,
                             const GraphContext& graph);
-  // The FROM / FROM NAMED restriction of a graph column for this context ("1" when none).
-  std::string GraphFilter(const std::string& graph_column, const GraphContext& graph);
-  // All conditions on the graph column of one stored triple (context and dataset).
-  std::string EdgeGraph(const std::string& graph_column, const GraphContext& graph);
 };
 
 std::string SubjectKey(const Term& term);

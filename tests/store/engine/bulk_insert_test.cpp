@@ -6,11 +6,18 @@
 
 #include <optional>
 #include <random>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
+#include <sqlite3.h>
+
 #include "store/engine/flat_set.h"
+#include "store/engine/sqlite/transaction.h"
+#include "store/engine/triple_writer.h"
 #include "store/engine/triple_writer_ids.h"
+#include "store/engine/update_executor.h"
+#include "store/sparql/parser.h"
 #include "tests/store/engine/store_test_util.h"
 
 namespace quarry::testing {
@@ -291,6 +298,101 @@ TEST_CASE("bulk path: a resource flushed and typed again in one transaction") {
     CHECK(search("dup") == Rows{"urn:m"});
     CHECK(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
   }
+}
+
+// Issue 7: a transaction of many requests (a streamed batch save) must not keep every new
+// resource buffered until COMMIT; after an operation the buffer is written once it holds 4,096.
+TEST_CASE("bulk path: an operation that leaves thousands of new resources buffered writes them") {
+  TestStore store;
+  engine::TripleWriter writer(store->database(), store->ontology());
+  engine::UpdateExecutor executor(store->database(), store->ontology(), writer);
+  auto transaction =
+      engine::Transaction::Begin(store->database(), engine::TransactionMode::kImmediate);
+  REQUIRE(transaction.ok());
+  const auto insert_songs = [&](int first, int count) {
+    std::string text = kPrefixes + "INSERT DATA {\n";
+    for (int i = first; i < first + count; ++i) {
+      text += fmt::format("<urn:b{0}> a ex:Song ; ex:title \"title {0}\" .\n", i);
+    }
+    auto update = sparql::ParseUpdate(text + "}", sparql::ParseOptions{});
+    REQUIRE(update.ok());
+    auto done = executor.Execute(*update);
+    INFO((done ? std::string() : done.error().ToString()));
+    REQUIRE(done.ok());
+  };
+  // Read through the writing connection: rows the transaction has written so far.
+  const auto songs = [&] { return CountSql(store, "SELECT count(*) FROM \"ex:Song\""); };
+  insert_songs(0, 100);
+  CHECK(songs() == 0);  // a few: kept for the next operations
+  insert_songs(100, 4000);
+  CHECK(songs() == 4100);
+  insert_songs(4100, 10);
+  CHECK(songs() == 4100);
+  REQUIRE(writer.Finish().ok());
+  REQUIRE(transaction->Commit().ok());
+  CHECK(songs() == 4110);
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:b4099> ex:title ?t }") == Rows{"title 4099"});
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:b4109> ex:title ?t }") == Rows{"title 4109"});
+}
+
+// The same on the text path of a streamed batch (Store::UpdateStream, ExecuteText): the rows of
+// the first requests are in the tables while the later ones are still being produced.
+TEST_CASE("bulk path: a streamed batch writes its new resources before COMMIT once thousands wait") {
+  TestStore store;
+  const auto songs = [&] { return CountSql(store, "SELECT count(*) FROM \"ex:Song\""); };
+  const std::vector<std::pair<int, int>> requests = {{0, 100}, {100, 4000}, {4100, 10}};
+  std::vector<int64_t> seen;  // songs in the tables as each request is asked for
+  std::string text;
+  size_t next = 0;
+  auto done = store->UpdateStream([&]() -> Result<std::optional<std::string_view>> {
+    seen.push_back(songs());
+    if (next == requests.size()) return std::optional<std::string_view>();
+    const auto [first, count] = requests[next++];
+    text = kPrefixes + "INSERT DATA {\n";
+    for (int i = first; i < first + count; ++i) {
+      text += fmt::format("<urn:b{0}> a ex:Song ; ex:title \"title {0}\" .\n", i);
+    }
+    text += "}";
+    return std::optional<std::string_view>(text);
+  });
+  INFO((done ? std::string() : done.error().ToString()));
+  REQUIRE(done.ok());
+  CHECK(seen == std::vector<int64_t>{0, 0, 4100, 4100});
+  CHECK(songs() == 4110);
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:b4099> ex:title ?t }") == Rows{"title 4099"});
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:b4109> ex:title ?t }") == Rows{"title 4109"});
+}
+
+// Issue 7: a flush's last multi-row INSERT of a class is not compiled once per remainder size
+// (a new prepare of up to 200 rows at almost every flush of a streamed batch save): remainders
+// are written as powers of two down to 16 rows, and exactly below. 60 transactions of 17..76 new
+// songs each used 60 statement sizes before; now 16, 32, 64 and 1..15 at most.
+TEST_CASE("bulk path: flushes of many sizes write every row with a bounded set of statements") {
+  TestStore store;
+  int64_t written = 0;
+  for (int size = 17; size <= 76; ++size) {
+    std::string request = kPrefixes + "INSERT DATA {\n";
+    for (int i = 0; i < size; ++i) {
+      request += fmt::format(
+          "<urn:f{0}-{1}> a ex:Song ; ex:title \"t{0}-{1}\" ; ex:keyword \"k{1}\" .\n", size, i);
+    }
+    store.Update(request + "}");
+    written += size;
+  }
+  CHECK(CountSql(store, "SELECT count(*) FROM \"ex:Song\"") == written);
+  CHECK(CountSql(store, "SELECT count(*) FROM \"ex:Element_ex:keyword\"") == written);
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:f76-75> ex:title ?t }") == Rows{"t76-75"});
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:f47-46> ex:title ?t }") == Rows{"t47-46"});
+  // The class table's multi-row INSERTs the connection holds prepared.
+  std::set<std::string> song_inserts;
+  sqlite3* db = store->database().handle();
+  for (sqlite3_stmt* statement = sqlite3_next_stmt(db, nullptr); statement;
+       statement = sqlite3_next_stmt(db, statement)) {
+    const std::string sql = sqlite3_sql(statement);
+    if (sql.rfind("INSERT INTO \"ex:Song\" (", 0) == 0) song_inserts.insert(sql);
+  }
+  CHECK(!song_inserts.empty());
+  CHECK(song_inserts.size() <= 18);
 }
 
 }  // namespace

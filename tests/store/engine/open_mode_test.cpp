@@ -199,5 +199,61 @@ TEST_CASE("Open mode needs a new database") {
         std::string::npos);
 }
 
+TEST_CASE("Open mode: STRDT accepts only a simple literal as the lexical form") {
+  OpenStore open;
+  open.Update(kEx +
+              "INSERT DATA { ex:n ex:v -2 . ex:s ex:v '12' . ex:t ex:v '12'^^xsd:string . "
+              "ex:l ex:v '12'@en . ex:d ex:v '2010-06-21'^^xsd:date . ex:i ex:v ex:x }");
+  // SPARQL 1.1 §17.4.2.11 (RDF 1.1: a simple literal is an xsd:string): any other term is a
+  // type error, which leaves the projected value unbound.
+  CHECK(open.Rows(kEx + "SELECT ?s (STRDT(?o, xsd:integer) AS ?t) { ?s ex:v ?o } ORDER BY ?s") ==
+        std::vector<std::string>{"<http://example.org/d>|-", "<http://example.org/i>|-",
+                                 "<http://example.org/l>|-", "<http://example.org/n>|-",
+                                 "<http://example.org/s>|" + Typed("12", "integer"),
+                                 "<http://example.org/t>|" + Typed("12", "integer")});
+}
+
+TEST_CASE("Open mode: a pattern inside GRAPH ?g that binds ?g itself joins the graph afterwards") {
+  OpenStore open;
+  // In g1 ex:s points at g1 itself; in g2 it points elsewhere.
+  open.Update(kEx +
+              "INSERT DATA { GRAPH ex:g1 { ex:s ex:p ex:o . ex:s ex:link ex:g1 } "
+              "GRAPH ex:g2 { ex:s ex:p ex:o . ex:s ex:link ex:g3 } "
+              "GRAPH ex:g4 { ex:s ex:p ex:o } }");
+  // §18.6: the OPTIONAL binds ?g inside the graph; a value other than the graph's name is
+  // incompatible with GRAPH's ?g, so g2's solution goes; where nothing matched (g4) ?g is
+  // the graph.
+  CHECK(open.Rows(kEx + "SELECT ?g { GRAPH ?g { ?s ex:p ?o OPTIONAL { ?s ex:link ?g } } } "
+                        "ORDER BY ?g") ==
+        std::vector<std::string>{"<http://example.org/g1>", "<http://example.org/g4>"});
+  CHECK(open.Rows(kEx + "SELECT ?g ?s { GRAPH ?g { ?s ex:link ?g } }") ==
+        std::vector<std::string>{"<http://example.org/g1>|<http://example.org/s>"});
+}
+
+TEST_CASE("Open mode: a sub-select inside GRAPH ?g is evaluated in each named graph") {
+  OpenStore open;
+  open.Update(kEx +
+              "INSERT DATA { GRAPH ex:g1 { ex:s ex:p ex:o } "
+              "GRAPH ex:g2 { ex:s ex:p ex:o2 , ex:o3 } GRAPH ex:g3 { ex:s ex:q ex:o } }");
+  // Without GROUP BY each graph is one group, empty ones included (COUNT 0).
+  CHECK(open.Rows(kEx + "SELECT ?g ?c { GRAPH ?g { SELECT (COUNT(*) AS ?c) { ?s ex:p ?x "
+                        "FILTER (?x != ex:o) } } } ORDER BY ?g") ==
+        std::vector<std::string>{"<http://example.org/g1>|" + Typed("0", "integer"),
+                                 "<http://example.org/g2>|" + Typed("2", "integer"),
+                                 "<http://example.org/g3>|" + Typed("0", "integer")});
+  // With GROUP BY the groups are per graph; a graph without solutions has no group.
+  CHECK(open.Rows(kEx + "SELECT ?g ?s ?c { GRAPH ?g { SELECT ?s (COUNT(?x) AS ?c) { ?s ex:p ?x } "
+                        "GROUP BY ?s } } ORDER BY ?g") ==
+        std::vector<std::string>{"<http://example.org/g1>|<http://example.org/s>|" +
+                                     Typed("1", "integer"),
+                                 "<http://example.org/g2>|<http://example.org/s>|" +
+                                     Typed("2", "integer")});
+  // A plain sub-select: its solutions stay with their graph.
+  CHECK(open.Rows(kEx + "SELECT ?g ?x { GRAPH ?g { SELECT ?x { ?s ex:p ?x } } } ORDER BY ?g ?x") ==
+        std::vector<std::string>{"<http://example.org/g1>|<http://example.org/o>",
+                                 "<http://example.org/g2>|<http://example.org/o2>",
+                                 "<http://example.org/g2>|<http://example.org/o3>"});
+}
+
 }  // namespace
 }  // namespace quarry::testing

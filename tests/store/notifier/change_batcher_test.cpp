@@ -117,6 +117,33 @@ TEST_CASE("ChangeBatcher: a size flush keeps older classes ahead of newer ones")
   CHECK(h.emitted[1].class_iri == "ex:B");
 }
 
+TEST_CASE("ChangeBatcher: a transaction at the limit goes out after everything pending") {
+  Harness h({milliseconds(100), 4});
+  h.batcher.Add({Changes("ex:A", {}, {Q(1)}), Changes("ex:B", {}, {Q(2)})});
+  h.Advance(milliseconds(30));
+  h.batcher.Add({Changes("ex:B", {Q(2)}, Range(10, 4)), Changes("ex:C", {}, {Q(3)})});
+  REQUIRE(h.emitted.size() == 4);
+  CHECK(h.emitted[0].class_iri == "ex:A");
+  CHECK(h.emitted[0].inserts == std::vector<Quad>{Q(1)});
+  CHECK(h.emitted[1].class_iri == "ex:B");  // B's pending insert, not merged with the large set
+  CHECK(h.emitted[1].deletes.empty());
+  CHECK(h.emitted[1].inserts == std::vector<Quad>{Q(2)});
+  CHECK(h.emitted[2].class_iri == "ex:B");
+  CHECK(h.emitted[2].deletes == std::vector<Quad>{Q(2)});
+  CHECK(h.emitted[2].inserts == Range(10, 3));
+  CHECK(h.emitted[3].class_iri == "ex:B");
+  CHECK(h.emitted[3].deletes.empty());
+  CHECK(h.emitted[3].inserts == Range(13, 1));
+  // C stays pending, with a deadline counted from its own commit.
+  REQUIRE(h.batcher.NextDeadline().has_value());
+  CHECK(*h.batcher.NextDeadline() == h.now + milliseconds(100));
+  h.Advance(milliseconds(100));
+  REQUIRE(h.emitted.size() == 5);
+  CHECK(h.emitted[4].class_iri == "ex:C");
+  CHECK(h.emitted[4].inserts == std::vector<Quad>{Q(3)});
+  CHECK(h.batcher.empty());
+}
+
 TEST_CASE("ChangeBatcher: deleting a pending insert flushes before coalescing") {
   Harness h;
   h.batcher.Add({Changes("ex:A", {}, {Q(1, 5)})});

@@ -61,6 +61,27 @@ TEST_CASE("Lexer: strings in all four quote styles") {
   CHECK(Kinds("\"unterminated") == std::vector{K::kError});
 }
 
+// LexString skips the characters it need not look at in runs (issue 5: the extractor's text
+// content); every stop inside a long run must still be seen where it is.
+TEST_CASE("Lexer: long string literals end, escape and fail where their stop character is") {
+  const std::string run(5000, 'x');
+  const std::string plain = "\"" + run + "'" + run + "\"";
+  REQUIRE(Kinds(plain + " ?v") == std::vector{K::kString, K::kVar});
+  CHECK(LexAll(plain)[0].text == plain);
+  CHECK_FALSE(LexAll(plain)[0].has_escape);
+  const std::string escaped = "'" + run + "\\'" + run + "\\\\'";
+  REQUIRE(Kinds(escaped) == std::vector{K::kString});
+  CHECK(LexAll(escaped)[0].text.size() == escaped.size());
+  CHECK(LexAll(escaped)[0].has_escape);
+  CHECK(Kinds("\"" + run + "\n" + run + "\"") == std::vector{K::kError});
+  CHECK(Kinds("\"" + run + "\r\"") == std::vector{K::kError});
+  CHECK(Kinds("\"" + run) == std::vector{K::kError});
+  CHECK(Kinds("\"" + run + "\\") == std::vector{K::kError});
+  const std::string long_form = "\"\"\"" + run + "\n\"\"" + run + "\"\"\"";
+  REQUIRE(Kinds(long_form + " .") == std::vector{K::kString, K::kDot});
+  CHECK(LexAll(long_form)[0].text == long_form);
+}
+
 TEST_CASE("Lexer: variables and parameters and blank nodes and language tags") {
   CHECK(Kinds("?x $y ~limit _:b1 @en-GB") ==
         std::vector{K::kVar, K::kVar, K::kParameter, K::kBlankNodeLabel, K::kLangTag});
