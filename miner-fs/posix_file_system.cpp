@@ -61,9 +61,12 @@ class PosixFolder final : public Folder {
   FolderId id() const override { return id_; }
 
   Result<std::vector<RawEntry>> List() override {
-    // getdents64 on our own fd (rewound first: List may be called again), no fdopendir and
-    // its dup per folder.
-    if (::lseek(fd_.get(), 0, SEEK_SET) < 0) return SystemError(errno, "cannot list folder", ".");
+    // getdents64 on our own fd, no fdopendir and its dup per folder; rewound when listed
+    // before (a fresh fd starts at the beginning: no lseek per folder in a crawl).
+    if (is_listed_ && ::lseek(fd_.get(), 0, SEEK_SET) < 0) {
+      return SystemError(errno, "cannot list folder", ".");
+    }
+    is_listed_ = true;
     alignas(8) char buffer[32 * 1024];
     std::vector<RawEntry> entries;
     for (;;) {
@@ -110,6 +113,7 @@ class PosixFolder final : public Folder {
  private:
   UniqueFd fd_;
   FolderId id_;
+  bool is_listed_ = false;
 };
 
 }  // namespace

@@ -25,6 +25,9 @@ int main(int argc, char** argv) {
                  "in open mode, storing any predicate in the quad table");
   app.add_option("--readers", options.backend.reader_count, "read threads (default: 4)")
       ->check(CLI::Range(1, 64));
+  app.add_option("--mapped-readers", options.backend.mapped_readers,
+                 "read threads whose connection maps the database file (default: 1)")
+      ->check(CLI::Range(0, 64));
   int64_t signal_delay_ms = options.signal_limits.delay.count();
   app.add_option("--signal-delay-ms", signal_delay_ms,
                  "longest wait before GraphUpdated announces a change (default: 100)")

@@ -104,17 +104,13 @@ void Backend::SubmitRead(StoreJob job, std::optional<size_t> cost_key) {
       if (cost_key && serving_ && reads_.empty() && !idle_readers_.empty() &&
           KnownShortLocked(*cost_key)) {
         // Run it here with the warm idle reader's connection; its thread stays asleep.
-        lent = idle_readers_.back();
-        idle_readers_.pop_back();
-        reader_idle_[*lent] = false;
+        lent = TakeIdleReaderLocked();
         reader_lent_[*lent] = true;
         ++active_reads_;
       } else {
         reads_.push_back({std::move(job), cost_key});
         if (!idle_readers_.empty()) {  // else a busy reader takes it when its job is done
-          wake = idle_readers_.back();
-          idle_readers_.pop_back();
-          reader_idle_[*wake] = false;
+          wake = TakeIdleReaderLocked();
         }
       }
     }
@@ -138,12 +134,20 @@ void Backend::RunLent(size_t index, StoreJob job, size_t cost_key) {
     // Reads queued meanwhile found no idle reader and wait for a busy one: this one.
     wake = !reads_.empty() || stopping_ || open_error_.has_value();
     if (!wake) {
-      idle_readers_.push_back(index);  // again the most recently idle
+      idle_readers_.push_back(index);
       reader_idle_[index] = true;
     }
   }
   if (wake) reader_wakeups_[index].notify_one();
   state_changed_.notify_all();
+}
+
+size_t Backend::TakeIdleReaderLocked() {
+  const auto lowest = std::min_element(idle_readers_.begin(), idle_readers_.end());
+  const size_t index = *lowest;
+  idle_readers_.erase(lowest);
+  reader_idle_[index] = false;
+  return index;
 }
 
 bool Backend::KnownShortLocked(size_t cost_key) const {
@@ -274,7 +278,7 @@ void Backend::ReaderLoop(size_t index) {
                ((serving_ && !reads_.empty()) || (stopping_ && reads_.empty()) || open_error_);
       };
       while (!ready()) {
-        if (!reader_idle_[index] && !reader_lent_[index]) {  // (again) the most recently idle
+        if (!reader_idle_[index] && !reader_lent_[index]) {  // (again) idle
           idle_readers_.push_back(index);
           reader_idle_[index] = true;
         }
@@ -340,6 +344,13 @@ Result<void> Backend::OpenConnections(bool at_start) {
     if (!reader) {
       CloseConnections();
       return std::move(reader).error().WithContext("read connection");
+    }
+    if (i >= options_.mapped_readers) {
+      if (auto unmapped = (*reader)->database().Exec("PRAGMA mmap_size=0;"); !unmapped.ok()) {
+        CloseConnections();
+        return std::move(unmapped).error().WithContext(
+            fmt::format("read connection {}: turning its mapping of meta.db off", i));
+      }
     }
     reader_stores_.push_back(std::move(*reader));
   }

@@ -53,9 +53,17 @@ struct BackendOptions {
   // in the quad table. An existing open-mode database opens in open mode either way.
   bool open_mode = false;
   int reader_count = 4;
+  // The first mapped_readers read connections map meta.db (mmap_size, engine/sqlite/database.cpp);
+  // the others read it through their page cache. Each mapping counts the pages it touched in
+  // quarry-store's RSS once more, and one client's serial reads do not all land on one reader
+  // (its reply leaves before the reader is idle again, the likely cause): with 4 mapped readers
+  // and the most recently idle reader chosen first a 12,800-contact
+  // phonebook run left 3 mappings of 19-26 MiB each (bench/phonebook/RESULTS.md, capturemem2).
+  // New reads go to the lowest-numbered idle reader, so a mapped one while one is idle.
+  int mapped_readers = 1;
   // A read whose query ran within this budget the last time (on any reader) runs on the thread
-  // that submits it (the bus thread), with the connection of the reader that went idle last,
-  // when that reader is idle and no read is queued: no hand-off to a reader thread and back
+  // that submits it (the bus thread), with the lowest-numbered idle reader's connection,
+  // when a reader is idle and no read is queued: no hand-off to a reader thread and back
   // (issue 7, store reads: ~2 context switches per small query). Measured on each run, so a
   // text that turns slow goes back to the reader threads. Zero: never inline.
   std::chrono::microseconds inline_read_budget{1000};
@@ -117,6 +125,8 @@ class Backend {
   // Runs `job` on this thread with reader `index`'s connection, lent by SubmitRead.
   void RunLent(size_t index, StoreJob job, size_t cost_key);
   bool KnownShortLocked(size_t cost_key) const;
+  // Removes the lowest-numbered reader from idle_readers_ (not empty) and returns it.
+  size_t TakeIdleReaderLocked();
   void RecordCostLocked(std::optional<size_t> cost_key, std::chrono::steady_clock::duration took);
 
   struct ReadJob {
@@ -128,12 +138,13 @@ class Backend {
   StatusBoard& status_;
 
   std::mutex mutex_;
-  // One per reader: a read job for it, or serving/stopping changed. A new job wakes the reader
-  // that went idle last (idle_readers_.back()), so one client's queries keep landing on a warm
-  // connection: each read connection has its own page cache and its own mmap of meta.db, and
-  // on this VM the first scan through a cold one cost 2-6x a warm one (bench/ipc, issue 4).
+  // One per reader: a read job for it, or serving/stopping changed. A new job wakes the
+  // lowest-numbered idle reader (TakeIdleReaderLocked), so one client's queries keep landing on
+  // the same warm (and mapped: mapped_readers) connection: each read connection has its own page
+  // cache and its own mmap of meta.db, and on this VM the first scan through a cold one cost
+  // 2-6x a warm one (bench/ipc, issue 4).
   std::deque<std::condition_variable> reader_wakeups_;
-  std::vector<size_t> idle_readers_;  // waiting readers, the most recently idle last
+  std::vector<size_t> idle_readers_;  // waiting readers
   std::vector<bool> reader_idle_;     // reader i is in idle_readers_
   std::vector<bool> reader_lent_;     // reader i's connection runs a read on another thread
   // Query (cost key) → its last run was within inline_read_budget. Bounded: cleared when full.

@@ -9,7 +9,10 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <cstdint>
+#include <memory>
 #include <thread>
+#include <vector>
 
 #include "store/ipc/status_board.h"
 #include "tests/store/schema/test_ontology.h"
@@ -30,7 +33,7 @@ struct Ran {
 
 class BackendFixture {
  public:
-  BackendFixture(int readers, std::chrono::microseconds budget) {
+  BackendFixture(int readers, std::chrono::microseconds budget, int mapped_readers = 1) {
     dir_.Write("ontology/10-base.ontology", kTestBase);
     dir_.Write("ontology/20-ex.ontology", kTestDomain);
     BackendOptions options;
@@ -38,6 +41,7 @@ class BackendFixture {
     options.ontology_dir = dir_.path() / "ontology";
     options.reader_count = readers;
     options.inline_read_budget = budget;
+    options.mapped_readers = mapped_readers;
     std::filesystem::create_directories(options.directory);
     backend_ = std::make_unique<Backend>(std::move(options), status_);
     backend_->Start();
@@ -160,6 +164,85 @@ TEST_CASE("Backend: a lent reader takes the reads queued while it was lent") {
   CHECK(ran.thread != here);
   CHECK(ran.store != nullptr);
   CHECK_FALSE(overlapped.load());
+}
+
+// The mmap_size of the connection a read ran with (0: not mapped; -1: the pragma failed). Runs
+// on a reader thread: no doctest assertion here.
+int64_t MmapSizeOf(engine::Store& store) {
+  auto statement = store.database().Prepare("PRAGMA mmap_size");
+  if (!statement) return -1;
+  auto has_row = statement->Step();
+  if (!has_row || !*has_row) return -1;
+  return statement->ColumnInt64(0);
+}
+
+TEST_CASE("Backend: only the first mapped_readers readers map the database (reads prefer them)") {
+  BackendFixture fixture(3, std::chrono::seconds(10), 1);
+  const std::thread::id here = std::this_thread::get_id();
+
+  // Three reads at once take the three readers: one connection maps meta.db, two do not.
+  std::atomic<int> arrived{0};
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::vector<std::future<int64_t>> sizes;
+  for (int i = 0; i < 3; ++i) {
+    auto size = std::make_shared<std::promise<int64_t>>();
+    sizes.push_back(size->get_future());
+    fixture.backend().SubmitRead({[&arrived, released, size](engine::Store& store) {
+                                    size->set_value(MmapSizeOf(store));
+                                    ++arrived;
+                                    released.wait();
+                                  },
+                                  [size](const Error&) { size->set_value(-1); }},
+                                 std::nullopt);
+  }
+  for (int i = 0; i < 3000 && arrived < 3; ++i) std::this_thread::sleep_for(10ms);
+  REQUIRE(arrived == 3);
+  release.set_value();
+  int mapped = 0;
+  for (auto& size : sizes) {
+    REQUIRE(size.wait_for(30s) == std::future_status::ready);
+    const int64_t value = size.get();
+    CHECK(value >= 0);
+    if (value > 0) ++mapped;
+  }
+  CHECK(mapped == 1);
+  fixture.Settle();
+
+  // All three readers idle: a read known short runs here with the connection the backend hands
+  // out first, the lowest-numbered idle reader's, which is the mapped one, every time (with the
+  // most recently idle reader first, the reader that took the last of the three reads above).
+  fixture.Read(size_t{11});  // measured: known short from now on
+  for (int i = 0; i < 5; ++i) {
+    auto size = std::make_shared<std::promise<int64_t>>();
+    std::future<int64_t> got = size->get_future();
+    std::thread::id ran_on;
+    fixture.backend().SubmitRead({[size, &ran_on](engine::Store& store) {
+                                    ran_on = std::this_thread::get_id();
+                                    size->set_value(MmapSizeOf(store));
+                                  },
+                                  [size](const Error&) { size->set_value(-1); }},
+                                 size_t{11});
+    REQUIRE(got.wait_for(30s) == std::future_status::ready);
+    CHECK(ran_on == here);
+    CHECK(got.get() > 0);
+    fixture.Settle();
+  }
+}
+
+TEST_CASE("Backend: mapped_readers 0 leaves every read connection unmapped") {
+  BackendFixture fixture(2, std::chrono::microseconds(0), 0);
+  for (int i = 0; i < 3; ++i) {
+    auto size = std::make_shared<std::promise<int64_t>>();
+    std::future<int64_t> got = size->get_future();
+    fixture.backend().SubmitRead(
+        {[size](engine::Store& store) { size->set_value(MmapSizeOf(store)); },
+         [size](const Error&) { size->set_value(-1); }},
+        std::nullopt);
+    REQUIRE(got.wait_for(30s) == std::future_status::ready);
+    CHECK(got.get() == 0);
+    fixture.Settle();
+  }
 }
 
 }  // namespace

@@ -5,11 +5,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include <filesystem>
 
@@ -533,4 +535,32 @@ TEST_CASE("Crawler: a folder that cannot be read is skipped") {
 }
 
 }  // namespace
+TEST_CASE("PosixFileSystem: a folder listed twice gives its whole listing both times") {
+  // The first List() reads a fresh descriptor without rewinding it; a second one must rewind.
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    fmt::format("quarry-list-twice-{}", ::getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "sub");
+  for (int i = 0; i < 300; ++i) {  // more than one getdents64 buffer of names
+    UniqueFd file(::open((dir / fmt::format("file-with-a-longish-name-{:04}", i)).c_str(),
+                         O_CREAT | O_WRONLY | O_CLOEXEC, 0644));
+    REQUIRE(file.get() >= 0);
+  }
+  PosixFileSystem file_system;
+  auto folder = file_system.OpenFolder(dir.string());
+  REQUIRE(folder.ok());
+  auto names = [&]() {
+    auto listed = (*folder)->List();
+    REQUIRE(listed.ok());
+    std::vector<std::string> found;
+    for (const RawEntry& entry : *listed) found.push_back(entry.name);
+    std::sort(found.begin(), found.end());
+    return found;
+  };
+  const std::vector<std::string> first = names();
+  CHECK(first.size() == 301);
+  CHECK(names() == first);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace quarry::miner
