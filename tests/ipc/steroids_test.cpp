@@ -118,7 +118,11 @@ TEST_CASE("Steroids: a client closing its end early gets an error and the store 
   StoreFixture store;
   store.Start();
   StoreClient client = store.Client();
-  InsertSongs(client, 10000);
+  // Rows of ~300 bytes: 10,000 of them are ~3 MiB, more than the store's pipe holds (it asks
+  // for kStreamPipeBytes, 1 MiB), so the store is still writing when the client closes. With
+  // short titles the whole result fitted and the store could finish before the close (CI of
+  // 372bfc9: no error, 1 run in 16-40 here).
+  InsertSongs(client, 10000, std::string(300, 'p'));
   StreamOutcome cut =
       RunStream(client, "SELECT ?s ?t { ?s ex:title ?t }", [](int& fd, std::string& bytes) {
         char buffer[1024];
