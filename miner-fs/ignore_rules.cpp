@@ -18,18 +18,6 @@ constexpr std::string_view kChurnFolders[] = {
 // Files whose presence marks a folder as a cache or a build tree.
 constexpr std::string_view kChurnMarkers[] = {"CACHEDIR.TAG", "CMakeCache.txt"};
 
-bool Glob(const std::string& pattern, std::string_view text, int flags) {
-  const std::string subject(text);
-  return ::fnmatch(pattern.c_str(), subject.c_str(), flags) == 0;
-}
-
-bool AnyGlob(const std::vector<std::string>& globs, std::string_view name, std::string_view path) {
-  return std::any_of(globs.begin(), globs.end(), [&](const std::string& glob) {
-    // A glob with a slash is matched against the whole path, and its * crosses folders.
-    if (glob.find('/') != std::string::npos) return !path.empty() && Glob(glob, path, 0);
-    return Glob(glob, name, 0);
-  });
-}
 
 bool IsChurnFolder(std::string_view name, std::string_view path) {
   if (name.starts_with(".Trash-")) return true;
@@ -42,6 +30,93 @@ bool IsChurnFolder(std::string_view name, std::string_view path) {
 
 }  // namespace
 
+GlobPattern::GlobPattern(std::string pattern, int fnmatch_flags)
+    : pattern_(std::move(pattern)), flags_(fnmatch_flags), has_slash_(pattern_.find('/') != std::string::npos) {
+  // A NUL would end the pattern for fnmatch; such a pattern stays with fnmatch too.
+  const bool has_other_special = pattern_.find_first_of(std::string_view("?[\\\0", 4)) != std::string::npos;
+  const bool has_star = pattern_.find('*') != std::string::npos;
+  // FNM_PATHNAME keeps '*' from crossing '/', FNM_PERIOD from matching a leading '.': those
+  // stay with fnmatch unless the pattern is plain text.
+  const bool star_is_plain = (flags_ & ~FNM_NOESCAPE) == 0;
+  if (has_other_special || (has_star && !star_is_plain)) return;
+  by_pieces_ = true;
+  size_t start = 0;
+  for (;;) {
+    const size_t star = pattern_.find('*', start);
+    pieces_.push_back(pattern_.substr(start, star == std::string::npos ? std::string::npos : star - start));
+    if (star == std::string::npos) break;
+    start = star + 1;
+  }
+}
+
+bool GlobPattern::Matches(std::string_view text) const {
+  if (!by_pieces_) {
+    const std::string subject(text);
+    return ::fnmatch(pattern_.c_str(), subject.c_str(), flags_) == 0;
+  }
+  if (pieces_.size() == 1) return text == pieces_.front();
+  const std::string& first = pieces_.front();
+  const std::string& last = pieces_.back();
+  if (text.size() < first.size() + last.size() || !text.starts_with(first) || !text.ends_with(last)) {
+    return false;
+  }
+  // The middle pieces in order, each at its leftmost place: with '*' matching anything, the
+  // leftmost place leaves the most room for the rest.
+  std::string_view rest = text.substr(first.size(), text.size() - first.size() - last.size());
+  for (size_t i = 1; i + 1 < pieces_.size(); ++i) {
+    const size_t at = rest.find(pieces_[i]);
+    if (at == std::string_view::npos) return false;
+    rest.remove_prefix(at + pieces_[i].size());
+  }
+  return true;
+}
+
+int GlobPattern::first_byte() const {
+  if (!by_pieces_ || pieces_.front().empty()) return -1;
+  return static_cast<unsigned char>(pieces_.front().front());
+}
+
+int GlobPattern::last_byte() const {
+  if (!by_pieces_ || pieces_.back().empty()) return -1;
+  return static_cast<unsigned char>(pieces_.back().back());
+}
+
+GlobSet::GlobSet(const std::vector<std::string>& patterns) : globs_(patterns.begin(), patterns.end()) {
+  for (uint32_t i = 0; i < globs_.size(); ++i) {
+    const GlobPattern& glob = globs_[i];
+    needs_path_ = needs_path_ || glob.has_slash();
+    // A path glob sees the path, whose first byte is not the name's.
+    if (const int last = glob.last_byte(); last >= 0) {
+      by_last_[static_cast<size_t>(last)].push_back(i);
+    } else if (const int first = glob.first_byte(); first >= 0 && !glob.has_slash()) {
+      by_first_[static_cast<size_t>(first)].push_back(i);
+    } else {
+      unkeyed_.push_back(i);
+    }
+  }
+}
+
+bool GlobSet::Tries(const std::vector<uint32_t>& indexes, std::string_view name, std::string_view path) const {
+  return std::any_of(indexes.begin(), indexes.end(), [&](uint32_t index) {
+    const GlobPattern& glob = globs_[index];
+    if (glob.has_slash()) return !path.empty() && glob.Matches(path);
+    return glob.Matches(name);
+  });
+}
+
+bool GlobSet::Matches(std::string_view name, std::string_view path) const {
+  if (name.empty()) {
+    // No byte to key on (no file has an empty name): every glob.
+    return std::any_of(globs_.begin(), globs_.end(), [&](const GlobPattern& glob) {
+      return glob.has_slash() ? !path.empty() && glob.Matches(path) : glob.Matches(name);
+    });
+  }
+  // A path ends with its name, so a path glob keyed by its last byte is found here too.
+  return Tries(by_last_[static_cast<unsigned char>(name.back())], name, path) ||
+         Tries(by_first_[static_cast<unsigned char>(name.front())], name, path) ||
+         Tries(unkeyed_, name, path);
+}
+
 IgnoreRules::IgnoreRules(const MinerConfig& config)
     : index_hidden_(config.index_hidden),
       skip_churn_(config.skip_churn_folders),
@@ -49,22 +124,21 @@ IgnoreRules::IgnoreRules(const MinerConfig& config)
       file_globs_(config.ignored_files),
       folder_globs_(config.ignored_folders),
       markers_(config.ignore_markers) {
-  const auto has_slash = [](const std::string& glob) { return glob.find('/') != std::string::npos; };
-  file_needs_path_ = std::any_of(file_globs_.begin(), file_globs_.end(), has_slash);
+  file_needs_path_ = file_globs_.needs_path();
   // Path-suffix churn entries (.local/share/Trash) need the folder's path too.
-  folder_needs_path_ = skip_churn_ || std::any_of(folder_globs_.begin(), folder_globs_.end(), has_slash);
+  folder_needs_path_ = skip_churn_ || folder_globs_.needs_path();
   if (skip_churn_) markers_.insert(markers_.end(), std::begin(kChurnMarkers), std::end(kChurnMarkers));
 }
 
 bool IgnoreRules::IgnoresFile(std::string_view name, std::string_view path) const {
   if (!index_hidden_ && name.starts_with('.')) return true;
-  return AnyGlob(file_globs_, name, path);
+  return file_globs_.Matches(name, path);
 }
 
 bool IgnoreRules::IgnoresFolder(std::string_view name, std::string_view path) const {
   if (!index_hidden_ && name.starts_with('.')) return true;
   if (skip_churn_ && IsChurnFolder(name, path)) return true;
-  return AnyGlob(folder_globs_, name, path);
+  return folder_globs_.Matches(name, path);
 }
 
 bool IgnoreRules::IsMarker(std::string_view name) const {
@@ -92,7 +166,7 @@ GitIgnore GitIgnore::Parse(std::string_view text) {
     rule.anchored = line.find('/') != std::string::npos;
     if (line.starts_with('/')) line.erase(0, 1);
     if (line.empty()) continue;
-    rule.pattern = std::move(line);
+    rule.pattern = GlobPattern(std::move(line), rule.anchored ? FNM_PATHNAME : 0);
     ignore.rules_.push_back(std::move(rule));
   }
   return ignore;
@@ -105,8 +179,7 @@ std::optional<bool> GitIgnore::Match(std::string_view relative_path, bool is_fol
   // The last matching rule decides, as in git.
   for (auto rule = rules_.rbegin(); rule != rules_.rend(); ++rule) {
     if (rule->folders_only && !is_folder) continue;
-    const bool matches = rule->anchored ? Glob(rule->pattern, relative_path, FNM_PATHNAME)
-                                        : Glob(rule->pattern, name, 0);
+    const bool matches = rule->pattern.Matches(rule->anchored ? relative_path : name);
     if (matches) return !rule->negate;
   }
   return std::nullopt;

@@ -7,6 +7,8 @@
 // Thread-safety: immutable after construction; any thread.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -16,6 +18,50 @@
 #include "miner-fs/config.h"
 
 namespace quarry::miner {
+
+// One fnmatch(3) pattern, compiled once: a pattern of literal text and '*' only (the config's
+// defaults: "*.bak", ".#*", "#*#") without FNM_PATHNAME is matched by comparing its pieces in
+// place, without copying the subject or calling fnmatch; any other ('?', '[', '\\', or '*'
+// under FNM_PATHNAME) goes to fnmatch. Matches() answers as fnmatch(pattern, text, flags) == 0.
+class GlobPattern {
+ public:
+  explicit GlobPattern(std::string pattern, int fnmatch_flags = 0);
+  bool Matches(std::string_view text) const;
+  const std::string& pattern() const { return pattern_; }
+  bool has_slash() const { return has_slash_; }
+  // A byte every matching text starts (ends) with, when the pattern fixes one; -1 otherwise.
+  int first_byte() const;
+  int last_byte() const;
+
+ private:
+  std::string pattern_;
+  int flags_;
+  bool has_slash_;
+  bool by_pieces_ = false;
+  // By pieces: the text between the stars; the first must start the subject, the last end it
+  // (empty when the pattern starts or ends with '*'); one piece: the whole subject.
+  std::vector<std::string> pieces_;
+};
+
+// The config's globs for files or for folders: a glob with a '/' is matched against the whole
+// path (its '*' crosses folders), the others against the name. Each name is tried only against
+// the globs that can match it: those fixing its last byte ("*.bak" ends with 'k'), or else its
+// first (".#*"), and those that fix neither.
+class GlobSet {
+ public:
+  explicit GlobSet(const std::vector<std::string>& patterns);
+  bool Matches(std::string_view name, std::string_view path) const;
+  bool needs_path() const { return needs_path_; }
+
+ private:
+  bool Tries(const std::vector<uint32_t>& indexes, std::string_view name, std::string_view path) const;
+
+  std::vector<GlobPattern> globs_;
+  bool needs_path_ = false;
+  std::vector<uint32_t> unkeyed_;
+  std::array<std::vector<uint32_t>, 256> by_last_;
+  std::array<std::vector<uint32_t>, 256> by_first_;
+};
 
 class IgnoreRules {
  public:
@@ -36,8 +82,8 @@ class IgnoreRules {
   bool honour_gitignore_;
   bool file_needs_path_ = false;
   bool folder_needs_path_ = false;
-  std::vector<std::string> file_globs_;
-  std::vector<std::string> folder_globs_;
+  GlobSet file_globs_;
+  GlobSet folder_globs_;
   std::vector<std::string> markers_;
 };
 
@@ -54,7 +100,7 @@ class GitIgnore {
 
  private:
   struct Rule {
-    std::string pattern;
+    GlobPattern pattern{""};
     bool negate = false;
     bool folders_only = false;
     bool anchored = false;

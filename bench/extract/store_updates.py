@@ -10,7 +10,12 @@ counters, sends each file's update in batches of 64 (BatchSparqlUpdate, source m
 service's state appended, dumps, and prints the instructions of the writes (WORK/cg.out.1).
 VARIANT: `clear` (the state with the two failure deletes, as sent to a file tried before),
 `noclear` (as sent for a file never tried), `noprefix` (noclear without the PREFIX lines).
-bench/index/README.md "extractcpu, s20" has the figures."""
+bench/index/README.md "extractcpu, s20" has the figures.
+Environment: CALLGRIND_ARGS (extra valgrind options, e.g. `--separate-threads=yes`: one dump per
+thread, cg.out.1-NN, so the writer thread's share shows) and STORE_ARGS (extra quarry-store
+options, e.g. `--mapped-readers 4`) and CLIENTS (default 1: one batch at a time; N: N threads
+send the batches, so up to N wait in the store's queue at once, as the miner's and the
+extractor's do while indexing); bench/index/README.md "pipeline, s21"."""
 import os, subprocess, sys, time, shutil, re
 from gi.repository import Gio, GLib
 
@@ -47,8 +52,10 @@ bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", f"--address=unix
 address = bus.stdout.readline().strip()
 env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=address, XDG_RUNTIME_DIR=work)
 cg = os.path.join(work, "cg.out")
-store = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}", store_bin,
-                          "--database", os.path.join(work, "db")], env=env,
+store = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}",
+                          *os.environ.get("CALLGRIND_ARGS", "").split(), store_bin,
+                          "--database", os.path.join(work, "db"),
+                          *os.environ.get("STORE_ARGS", "").split()], env=env,
                          stdout=open(os.path.join(work, "store.log"), "w"), stderr=subprocess.STDOUT)
 conn = Gio.DBusConnection.new_for_address_sync(address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |
                                                Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
@@ -68,7 +75,22 @@ batch(setup[1:])
 time.sleep(1)
 subprocess.run(["callgrind_control", "-z", str(store.pid)], check=True, stdout=subprocess.DEVNULL)
 t = time.time()
-batch(updates)
+clients = int(os.environ.get("CLIENTS", "1"))
+if clients <= 1:
+    batch(updates)
+else:
+    import threading
+    chunks_64 = [updates[i:i+64] for i in range(0, len(updates), 64)]
+    lock = threading.Lock()
+    def client():
+        while True:
+            with lock:
+                if not chunks_64: return
+                items = chunks_64.pop(0)
+            batch(items)
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for th in threads: th.start()
+    for th in threads: th.join()
 subprocess.run(["callgrind_control", "-d", str(store.pid)], check=True, stdout=subprocess.DEVNULL)
 print(f"variant={variant} files={len(updates)} bytes={sum(map(len, updates))} wall={time.time()-t:.2f}")
 store.terminate(); store.wait(); bus.terminate()

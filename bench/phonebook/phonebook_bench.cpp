@@ -94,6 +94,9 @@ void Row(const Options& o, std::string_view path, std::string_view op, double mi
 
 std::vector<contacts::Contact> Generate(uint32_t begin, uint32_t end) {
   std::vector<contacts::Contact> out;
+  // Sized once: grown by doubling, the 12,800 contacts' array (~400 bytes each) was held old
+  // and new at once and left 16,384 slots, 4 MiB more at the client's save peak (issue 7).
+  out.reserve(end > begin ? end - begin : 0);
   for (uint32_t i = begin; i < end; ++i) out.push_back(GenerateContact(i));
   return out;
 }

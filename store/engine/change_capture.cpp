@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <new>
@@ -270,31 +271,54 @@ void ChangeCapture::ForgetRows() {
   last_graph_ = -1;
 }
 
+namespace {
+std::atomic<size_t> row_chunks_mapped{0};
+}  // namespace
+
+size_t ChangeCapture::RowChunksMapped() { return row_chunks_mapped.load(std::memory_order_relaxed); }
+
 void ChangeCapture::RowBuffer::Unmap::operator()(RowChange* chunk) const noexcept {
   munmap(chunk, kChunkBytes);
 }
 
 void ChangeCapture::RowBuffer::push_back(const RowChange& row) {
   if (size_ == chunks_.size() * kPerChunk) {
-    void* memory =
-        mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (memory == MAP_FAILED) throw std::bad_alloc();
-    chunks_.emplace_back(static_cast<RowChange*>(memory));
+    if (spare_) {
+      chunks_.push_back(std::move(spare_));
+    } else {
+      void* memory =
+          mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (memory == MAP_FAILED) throw std::bad_alloc();
+      row_chunks_mapped.fetch_add(1, std::memory_order_relaxed);
+      chunks_.emplace_back(static_cast<RowChange*>(memory));
+    }
   }
   new (&(*this)[size_]) RowChange(row);
   ++size_;
 }
 
+void ChangeCapture::RowBuffer::KeepAsSpare(Chunk& chunk) {
+  if (chunk && !spare_) spare_ = std::move(chunk);
+  chunk.reset();
+}
+
 void ChangeCapture::RowBuffer::resize(size_t smaller) {
   if (smaller >= size_) return;
   size_ = smaller;
-  chunks_.resize(std::max((size_ + kPerChunk - 1) / kPerChunk, released_));
+  const size_t kept = std::max((size_ + kPerChunk - 1) / kPerChunk, released_);
+  for (size_t i = kept; i < chunks_.size(); ++i) KeepAsSpare(chunks_[i]);
+  chunks_.resize(kept);
 }
 
 void ChangeCapture::RowBuffer::clear() {
+  for (Chunk& chunk : chunks_) KeepAsSpare(chunk);
   chunks_.clear();
   size_ = 0;
   released_ = 0;
+}
+
+void ChangeCapture::RowBuffer::TakeSpareFrom(RowBuffer& other) {
+  if (!spare_) spare_ = std::move(other.spare_);
 }
 
 void ChangeCapture::RowBuffer::ReleaseBefore(size_t position) {
@@ -441,6 +465,7 @@ Result<CommittedChanges> ChangeCapture::Collect() {
     if (property.property->writeback) changes.writeback[quad.subject].push_back(quad.predicate);
   }
   rows.clear();
+  rows_.TakeSpareFrom(rows);  // the next transaction writes its rows into it
   for (auto& [position, set] : by_class) changes.classes.push_back(std::move(set));
   for (auto& [subject, properties] : changes.writeback) {
     std::sort(properties.begin(), properties.end());

@@ -55,6 +55,10 @@ class ChangeCapture {
   // the touched subjects). Forgets the rows.
   Result<CommittedChanges> Collect();
 
+  // Row chunks (RowBuffer) mapped from the kernel by every capture of this process so far: a
+  // run of small transactions maps one, then reuses it (tests and measurements).
+  static size_t RowChunksMapped();
+
   // One stored value of one property (a cell, or a row of a multi-valued table).
   struct Column {
     int value_index = 0;
@@ -95,9 +99,12 @@ class ChangeCapture {
   // contacts) leave the process while its class sets (the output) grow; freed heap blocks would
   // stay resident until a trim. No doubling either (a vector held the old and the new array at
   // once). Rows are only appended, dropped from the end (RollbackTo) or released from the front.
+  // One emptied chunk stays mapped as the spare (clear(), TakeSpareFrom): a writer's small
+  // transactions reuse it instead of a mmap and a munmap each (their rows fit one chunk).
   class RowBuffer {
    public:
     RowBuffer() = default;
+    // Takes the rows; the spare chunk stays with `other`.
     RowBuffer(RowBuffer&& other) noexcept
         : chunks_(std::move(other.chunks_)),
           size_(std::exchange(other.size_, 0)),
@@ -111,7 +118,9 @@ class ChangeCapture {
     }
     void push_back(const RowChange& row);  // std::bad_alloc when the kernel maps no memory
     void resize(size_t smaller);           // drops the rows from `smaller` on
-    void clear();
+    void clear();                          // keeps a chunk as the spare
+    // Adopts `other`'s spare chunk when this buffer has none (`other` is then without one).
+    void TakeSpareFrom(RowBuffer& other);
     // Unmaps the chunks that lie wholly before `position`: their rows are not read again.
     void ReleaseBefore(size_t position);
 
@@ -121,7 +130,11 @@ class ChangeCapture {
     struct Unmap {
       void operator()(RowChange* chunk) const noexcept;
     };
-    std::vector<std::unique_ptr<RowChange, Unmap>> chunks_;  // null once released
+    using Chunk = std::unique_ptr<RowChange, Unmap>;
+    // Moves a chunk being dropped into spare_ when there is none yet (else it is unmapped).
+    void KeepAsSpare(Chunk& chunk);
+    std::vector<Chunk> chunks_;  // null once released
+    Chunk spare_;                // an emptied chunk, mapped and ready
     size_t size_ = 0;
     size_t released_ = 0;  // chunks released from the front
   };

@@ -24,7 +24,7 @@ namespace {
 
 struct Best {
   sqlite3_value* value;  // sqlite3_value_dup'ed; null until the first non-NULL row
-  sqlite3_int64 id;
+  sqlite3_value* id;     // dup'ed too: an ID, or an unstored IRI's 'I' + IRI (quad_table.h)
 };
 
 int Rank(sqlite3_value* value) {
@@ -73,18 +73,25 @@ void Step(sqlite3_context* context, int, sqlite3_value** args) {
     const int order = Compare(args[0], best->value);
     if (kMax ? order <= 0 : order >= 0) return;
     sqlite3_value_free(best->value);
+    sqlite3_value_free(best->id);
   }
   best->value = sqlite3_value_dup(args[0]);
-  if (!best->value) return sqlite3_result_error_nomem(context);
-  best->id = sqlite3_value_int64(args[1]);
+  best->id = sqlite3_value_dup(args[1]);
+  if (!best->value || !best->id) {
+    sqlite3_value_free(best->value);
+    sqlite3_value_free(best->id);
+    best->value = best->id = nullptr;
+    return sqlite3_result_error_nomem(context);
+  }
 }
 
 void Final(sqlite3_context* context) {
   auto* best = static_cast<Best*>(sqlite3_aggregate_context(context, 0));
   if (!best || !best->value) return sqlite3_result_null(context);
+  sqlite3_result_value(context, best->id);
   sqlite3_value_free(best->value);
-  best->value = nullptr;
-  sqlite3_result_int64(context, best->id);
+  sqlite3_value_free(best->id);
+  best->value = best->id = nullptr;
 }
 
 // quarry_term_output(id) / quarry_term_value(id): the SQL of TermOutputSql / TermValueSql run
@@ -100,7 +107,7 @@ void TermLookup(sqlite3_context* context, int, sqlite3_value** args) {
     sqlite3_finalize(statement);
     return sqlite3_result_error(context, sqlite3_errmsg(db), -1);
   }
-  sqlite3_bind_int64(statement, 1, sqlite3_value_int64(args[0]));
+  sqlite3_bind_value(statement, 1, args[0]);  // an ID, or an unstored IRI's text form
   if (sqlite3_step(statement) == SQLITE_ROW) {
     sqlite3_result_value(context, sqlite3_column_value(statement, 0));
   } else {

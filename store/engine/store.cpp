@@ -107,6 +107,7 @@ Result<void> Store::LoadOrCreateSchema(const StoreOptions& options) {
   QUARRY_ASSIGN_OR_RETURN(SchemaState state, EnsureSchema(db_, files, writable()));
   ontology_ = std::move(state.ontology);
   migration_summary_ = std::move(state.changes);
+  parse_options_ = ParseOptionsFor(*ontology_);  // built once: a map of ~60 prefixes
   writer_ = std::make_unique<TripleWriter>(db_, *ontology_);
   executor_ = std::make_unique<UpdateExecutor>(db_, *ontology_, *writer_);
   if (open_mode) {
@@ -142,7 +143,7 @@ Result<void> Store::RunUpdates(const NextRequest& next, bool name_requests) {
   }
   // Parsed and run in one pass (UpdateExecutor::ExecuteText): a bulk INSERT DATA never becomes
   // a whole AST. A parse error late in a request rolls back what ran before it.
-  const sparql::ParseOptions options = ParseOptionsFor(*ontology_);
+  const sparql::ParseOptions& options = parse_options_;
   QUARRY_ASSIGN_OR_RETURN(Transaction transaction, Transaction::Begin(db_, TransactionMode::kImmediate));
   if (capture_) capture_->Discard();  // rows of writes made outside UpdateBatch are not ours
   for (size_t i = 0;; ++i) {
@@ -200,7 +201,7 @@ Result<void> Store::SetChangeSink(ChangeSink sink) {
 }
 
 Result<sparql::Query> Store::Parse(std::string_view sparql) {
-  return sparql::ParseQuery(sparql, ParseOptionsFor(*ontology_));
+  return sparql::ParseQuery(sparql, parse_options_);
 }
 
 Result<sparql::SqlQuery> Store::Compile(std::string_view sparql) {

@@ -25,6 +25,7 @@
 #include "store/engine/triple_set.h"
 #include "store/ontology/ontology.h"
 #include "store/sparql/ast.h"
+#include "store/sparql/parser.h"
 #include "store/sparql/sql_query.h"
 
 namespace quarry::engine {
@@ -120,6 +121,7 @@ class Store {
   std::optional<LockFile> lock_;
   std::filesystem::path database_file_;
   std::shared_ptr<const ontology::Ontology> ontology_;
+  sparql::ParseOptions parse_options_;  // the ontology's prefixes and Tracker's usual ones
   std::vector<std::string> migration_summary_;
   std::unique_ptr<TripleWriter> writer_;
   std::unique_ptr<UpdateExecutor> executor_;

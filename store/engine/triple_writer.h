@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <map>
 #include <optional>
 #include <string>
@@ -54,6 +55,10 @@ class TripleWriter {
 
  public:
   TripleWriter(Database& db, const ontology::Ontology& ontology);
+
+  // The bulk path's multi-row INSERTs kept prepared at most (BulkStatement), and how many are.
+  static constexpr size_t kMaxBulkStatements = 64;
+  size_t bulk_statement_count() const { return bulk_statements_.size(); }
 
   // The ID of an IRI, created when missing; blank nodes get fresh IDs per scope.
   Result<int64_t> IdOf(const RdfTerm& resource, BlankScope& blanks);
@@ -207,7 +212,7 @@ class TripleWriter {
     using is_transparent = void;
     size_t operator()(std::string_view text) const { return std::hash<std::string_view>()(text); }
   };
-  IriIdMap<> ids_;  // kept across transactions, bounded (Finish)
+  IriIdMap<> ids_;  // kept across transactions, bounded (triple_writer_ids.h)
   struct TypedKeyHash {
     size_t operator()(const std::pair<int64_t, const ontology::Class*>& key) const {
       return MixBits(static_cast<uint64_t>(key.first) * 0x9e3779b97f4a7c15ULL ^
@@ -277,8 +282,13 @@ class TripleWriter {
   // Per property, in the order the properties first came (a few dozen at most: a linear search).
   std::vector<std::pair<const ontology::Property*, std::vector<FreshMultiValue>>> fresh_multi_;
   bool fresh_disabled_ = false;  // after a savepoint rollback, until the transaction ends
-  // Multi-row INSERTs of the bulk path, by a short key (their SQL is long to hash per use).
-  std::unordered_map<std::string, Statement> bulk_statements_;
+  // Multi-row INSERTs of the bulk path, by a short key (their SQL is long to hash per use),
+  // the most recently used first. Bounded (least recently used finalized): a key is a class,
+  // a column set and a row count, so a writer fed varied resources for days compiled an
+  // unbounded number of them, each up to a few hundred KiB of SQLite heap (issue 7).
+  using BulkStatements = std::list<std::pair<std::string, Statement>>;
+  BulkStatements bulk_statements_;
+  std::unordered_map<std::string_view, BulkStatements::iterator> bulk_index_;  // keys: in the list
   Result<Statement*> BulkStatement(const std::string& key, const std::function<std::string()>& sql);
 };
 

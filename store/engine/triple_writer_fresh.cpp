@@ -49,11 +49,18 @@ constexpr size_t kValuesPerResource = 8;
 
 Result<Statement*> TripleWriter::BulkStatement(const std::string& key,
                                                const std::function<std::string()>& sql) {
-  if (const auto found = bulk_statements_.find(key); found != bulk_statements_.end()) {
-    return &found->second;
+  if (const auto found = bulk_index_.find(key); found != bulk_index_.end()) {
+    bulk_statements_.splice(bulk_statements_.begin(), bulk_statements_, found->second);
+    return &found->second->second;
   }
   QUARRY_ASSIGN_OR_RETURN(Statement statement, db_.Prepare(sql(), /*persistent=*/true));
-  return &bulk_statements_.emplace(key, std::move(statement)).first->second;
+  if (bulk_statements_.size() >= kMaxBulkStatements) {  // the least recently used goes
+    bulk_index_.erase(bulk_statements_.back().first);
+    bulk_statements_.pop_back();
+  }
+  bulk_statements_.emplace_front(key, std::move(statement));
+  bulk_index_.emplace(bulk_statements_.front().first, bulk_statements_.begin());
+  return &bulk_statements_.front().second;
 }
 
 const TripleWriter::FreshValue* TripleWriter::FreshResource::Find(const Property* property) const {

@@ -87,7 +87,13 @@ struct UpdateExecutor::Row {
     const schema::SqlValue& value = (*values)[found->second];
     if (std::holds_alternative<std::monostate>(value)) return std::nullopt;
     const sparql::OutputColumn& column = solutions->columns[found->second];
-    if (column.kind == sparql::ColumnKind::kResourceId) return Object(ResourceRef{std::get<int64_t>(value)});
+    if (column.kind == sparql::ColumnKind::kResourceId) {
+      // Open mode: a term the store does not hold is 'I' + IRI (schema/quad_table.h).
+      if (const auto* text = std::get_if<std::string>(&value); text && text->starts_with('I')) {
+        return Object(RdfTerm::Iri(text->substr(1)));
+      }
+      return Object(ResourceRef{std::get<int64_t>(value)});
+    }
     return Object(StoredOf(value, column));
   }
 };
@@ -163,8 +169,20 @@ Result<void> UpdateExecutor::ApplyTriple(const TriplePattern& triple, const Row*
     const std::optional<Object> value = row ? row->Value(variable->name) : std::nullopt;
     if (!value) return Ok();  // unbound in this solution: the triple is skipped
     const auto* ref = std::get_if<ResourceRef>(&*value);
-    if (!ref) return Ok();    // a literal cannot be a subject
-    subject = ref->id;
+    const auto* term = std::get_if<RdfTerm>(&*value);
+    if (term && term->kind == RdfTerm::Kind::kIri) {  // an IRI the store did not hold
+      if (insert) {
+        QUARRY_ASSIGN_OR_RETURN(subject, writer_.IriId(term->value));
+      } else {
+        QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, writer_.FindId(term->value));
+        if (!id) return Ok();
+        subject = *id;
+      }
+    } else if (!ref) {
+      return Ok();  // a literal cannot be a subject
+    } else {
+      subject = ref->id;
+    }
   } else if (const auto* iri = std::get_if<sparql::Iri>(&triple.subject)) {
     if (insert) {
       QUARRY_ASSIGN_OR_RETURN(subject, writer_.IriId(iri->iri));

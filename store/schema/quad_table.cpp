@@ -115,6 +115,7 @@ SqlValue LiteralValue(const RdfTerm& literal) {
 std::string TermValueSql(std::string_view id_sql) {
   return fmt::format(
       "(CASE WHEN {0} < 0 THEN (SELECT Value FROM {1} WHERE ID = {0}) "
+      "WHEN typeof({0}) = 'text' THEN substr({0}, 2) "
       "ELSE (SELECT coalesce(Uri, '_:b' || ID) FROM {2} WHERE ID = {0}) END)",
       id_sql, kLiteralTable, kResourceTable);
 }
@@ -124,8 +125,14 @@ std::string TermOutputSql(std::string_view id_sql) {
       "(CASE WHEN {0} < 0 THEN (SELECT CASE WHEN Lang <> '' THEN Value WHEN Datatype = {2} "
       "THEN 'S' || Lexical ELSE 'L' || Datatype || char(31) || Lexical END FROM {1} WHERE ID = "
       "{0}) "
+      "WHEN typeof({0}) = 'text' THEN {0} "
       "ELSE (SELECT coalesce('I' || Uri, 'B_:b' || ID) FROM {3} WHERE ID = {0}) END)",
       id_sql, kLiteralTable, QuoteLiteral(Xsd("string")), kResourceTable);
+}
+
+std::string UnstoredIriSql(std::string_view iri_sql) {
+  return fmt::format("coalesce((SELECT ID FROM {1} WHERE Uri = {0}), 'I' || {0})", iri_sql,
+                     kResourceTable);
 }
 
 }  // namespace quarry::schema

@@ -5,6 +5,10 @@
 // row of the literal table, which keeps each literal's exact lexical form, datatype and language
 // next to a comparable SQL value. One ID space lets a quad object join a subject or a class
 // table's resource column directly, and equal IDs mean the same RDF term (sameTerm).
+//
+// A term-ID value computed by a query (never stored) may instead be the TEXT 'I' + IRI of an IRI
+// the store does not hold (UnstoredIriSql): the zero-length step of a path from a constant IRI
+// binds that IRI itself (SPARQL 1.1 §18.4). It equals only itself, as an unstored term should.
 #pragma once
 
 #include <string>
@@ -39,5 +43,8 @@ std::string TermValueSql(std::string_view id_sql);
 // 'I'+IRI, 'B'+"_:b<ID>", 'S'+text (xsd:string), 'L'+datatype+'\x1f'+lexical, or the lang
 // string BLOB `text \0 lang`.
 std::string TermOutputSql(std::string_view id_sql);
+// A term-ID expression for the IRI whose text `iri_sql` gives: its Resource ID when stored, else
+// its unstored form 'I' + IRI (see above). TermValueSql and TermOutputSql read both.
+std::string UnstoredIriSql(std::string_view iri_sql);
 
 }  // namespace quarry::schema

@@ -3,6 +3,7 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string_view>
 
@@ -18,7 +19,7 @@ inline bool IsHexDigit(char c) {
 }
 
 // [164] PN_CHARS_BASE
-inline bool IsPnCharsBase(char32_t c) {
+constexpr bool IsPnCharsBase(char32_t c) {
   if (c < 0x80) return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
   return (c >= 0xC0 && c <= 0xD6) || (c >= 0xD8 && c <= 0xF6) || (c >= 0xF8 && c <= 0x2FF) ||
          (c >= 0x370 && c <= 0x37D) || (c >= 0x37F && c <= 0x1FFF) ||
@@ -29,17 +30,26 @@ inline bool IsPnCharsBase(char32_t c) {
 }
 
 // [165] PN_CHARS_U ::= PN_CHARS_BASE | '_'
-inline bool IsPnCharsU(char32_t c) { return c == '_' || IsPnCharsBase(c); }
+constexpr bool IsPnCharsU(char32_t c) { return c == '_' || IsPnCharsBase(c); }
 
 // The tail characters VARNAME and PN_CHARS share besides PN_CHARS_U and digits.
-inline bool IsNameExtender(char32_t c) {
+constexpr bool IsNameExtender(char32_t c) {
   return c == 0xB7 || (c >= 0x300 && c <= 0x36F) || (c >= 0x203F && c <= 0x2040);
 }
 
 // [168] PN_CHARS ::= PN_CHARS_U | '-' | [0-9] | #x00B7 | [#x0300-#x036F] | [#x203F-#x2040]
-inline bool IsPnChars(char32_t c) {
+constexpr bool IsPnChars(char32_t c) {
   return IsPnCharsU(c) || c == '-' || (c >= '0' && c <= '9') || IsNameExtender(c);
 }
+
+// ASCII bytes that are PN_CHARS, for the lexer's fast paths (a byte >= 0x80 starts a multi-byte
+// character and goes through DecodeUtf8 and IsPnChars).
+inline constexpr std::array<bool, 128> kAsciiPnChars = [] {
+  std::array<bool, 128> table{};
+  for (char32_t c = 0; c < 128; ++c) table[c] = IsPnChars(c);
+  return table;
+}();
+inline bool IsAsciiPnChars(unsigned char c) { return c < 0x80 && kAsciiPnChars[c]; }
 
 // [173] PN_LOCAL_ESC: the characters that may follow '\' in a local name.
 inline bool IsLocalEscapeChar(char c) {

@@ -1,6 +1,11 @@
 #include "store/sparql/lexer.h"
 
 #include <array>
+#include <bit>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "store/sparql/char_class.h"
 
@@ -18,6 +23,40 @@ constexpr std::array<bool, 256> kStringStops = [] {
   for (const unsigned char c : {'\\', '"', '\'', '\n', '\r'}) stops[c] = true;
   return stops;
 }();
+
+// The characters LexIriOrLess must look at: those IRIREF excludes ([^<>"{}|^`\]-[#x00-#x20]),
+// '>' that ends it and '\\' that starts an escape.
+constexpr std::array<bool, 256> kIriStops = [] {
+  std::array<bool, 256> stops{};
+  for (unsigned c = 0; c <= 0x20; ++c) stops[c] = true;
+  for (const unsigned char c : {'<', '>', '"', '{', '}', '|', '^', '`', '\\'}) stops[c] = true;
+  return stops;
+}();
+
+// Skips 16 bytes at a time while none of them is in kStringStops (SSE2, part of x86-64): the
+// text content of a file is most of an extractor update's bytes. Returns where the byte-wise
+// scan must continue (at a stop, or within 16 bytes of the end).
+size_t SkipStringBytes(std::string_view source, size_t i) {
+#if defined(__SSE2__)
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i double_quote = _mm_set1_epi8('"');
+  const __m128i single_quote = _mm_set1_epi8('\'');
+  const __m128i line_feed = _mm_set1_epi8('\n');
+  const __m128i carriage_return = _mm_set1_epi8('\r');
+  while (i + 16 <= source.size()) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(source.data() + i));
+    const __m128i stops = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(bytes, backslash), _mm_cmpeq_epi8(bytes, double_quote)),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, single_quote),
+                                  _mm_cmpeq_epi8(bytes, line_feed)),
+                     _mm_cmpeq_epi8(bytes, carriage_return)));
+    const int mask = _mm_movemask_epi8(stops);
+    if (mask != 0) return i + static_cast<size_t>(std::countr_zero(static_cast<unsigned>(mask)));
+    i += 16;
+  }
+#endif
+  return i;
+}
 
 }  // namespace
 
@@ -107,6 +146,8 @@ Token Lexer::NextToken() {
 Token Lexer::LexIriOrLess(size_t start) {
   bool has_escape = false;
   for (size_t i = start + 1; i < source_.size(); ++i) {
+    while (i < source_.size() && !kIriStops[static_cast<unsigned char>(source_[i])]) ++i;
+    if (i >= source_.size()) break;
     const unsigned char c = static_cast<unsigned char>(source_[i]);
     if (c == '>') {
       Token token = Make(TokenKind::kIriRef, start + 1, i);
@@ -144,6 +185,7 @@ Token Lexer::LexString(size_t start) {
   size_t i = start + (is_long ? 3 : 1);
   bool has_escape = false;
   while (i < size) {
+    i = SkipStringBytes(source_, i);
     while (i < size && !kStringStops[static_cast<unsigned char>(source_[i])]) ++i;
     if (i >= size) break;
     const char c = source_[i];
@@ -276,6 +318,12 @@ Token Lexer::LexWordOrPrefixedName(size_t start) {
   if (!IsPnCharsBase(cp)) return Fail(start, "unexpected character");
   i += length;
   while (i < source_.size()) {
+    const unsigned char byte = static_cast<unsigned char>(source_[i]);
+    if (byte < 0x80) {  // ASCII without decoding (most words and prefixes)
+      if (!kAsciiPnChars[byte] && byte != '.') break;
+      ++i;
+      continue;
+    }
     length = DecodeUtf8(source_, i, cp);
     if (length == 0 || !(IsPnChars(cp) || cp == '.')) break;
     i += length;
@@ -288,9 +336,7 @@ Token Lexer::LexWordOrPrefixedName(size_t start) {
   while (end < source_.size() && (IsAsciiAlnum(source_[end]) || source_[end] == '_')) ++end;
   if (end == start) return Fail(start, "unexpected character");
   Token token = Make(TokenKind::kWord, start, end);
-  const std::string_view word = token.text;
-  token.keyword = LookupKeyword(word);
-  token.builtin = LookupBuiltin(word);
+  LookupWord(token.text, token.keyword, token.builtin);
   return token;
 }
 
@@ -336,6 +382,11 @@ bool Lexer::ScanLocalName() {
       last_good = i;
     } else if (c == '.' && !first) {
       ++i;
+    } else if (!first && IsAsciiPnChars(static_cast<unsigned char>(c))) {
+      // The common case: a run of ASCII name characters, without decoding.
+      ++i;
+      while (i < source_.size() && IsAsciiPnChars(static_cast<unsigned char>(source_[i]))) ++i;
+      last_good = i;
     } else {
       char32_t cp = 0;
       const size_t length = DecodeUtf8(source_, i, cp);

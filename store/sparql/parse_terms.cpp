@@ -74,7 +74,10 @@ Result<std::string> Parser::ExpandPrefixedName(const Token& token) {
   if (it == prefixes_.end()) {
     return ErrorAt(token.offset, fmt::format("undeclared prefix '{}:'", prefix));
   }
-  std::string iri = it->second;
+  // One allocation of the final size (a copy of the namespace then an append reallocated).
+  std::string iri;
+  iri.reserve(it->second.size() + local.size());
+  iri.append(it->second);
   if (token.has_escape) {
     UnescapeLocalName(local, iri);
   } else {

@@ -107,11 +107,15 @@ bool DecodeString(std::string_view quoted, bool has_escape, std::string& out, st
   out.clear();
   out.reserve(body.size());
   for (size_t i = 0; i < body.size(); ++i) {
-    const char c = body[i];
-    if (c != '\\') {
-      out += c;
-      continue;
+    // The text up to the next backslash in one append (issue 5: a per-byte push_back was ~7 %
+    // of the store's instructions for the extractor's updates, whose text content has "\n").
+    const size_t backslash = body.find('\\', i);
+    if (backslash == std::string_view::npos) {
+      out.append(body.substr(i));
+      break;
     }
+    out.append(body.substr(i, backslash - i));
+    i = backslash;
     const char escaped = i + 1 < body.size() ? body[i + 1] : '\0';
     switch (escaped) {
       case 't':
@@ -161,10 +165,13 @@ bool DecodeIri(std::string_view text, bool has_escape, std::string& out, std::st
   }
   out.clear();
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '\\') {
-      out += text[i];
-      continue;
+    const size_t backslash = text.find('\\', i);
+    if (backslash == std::string_view::npos) {
+      out.append(text.substr(i));
+      break;
     }
+    out.append(text.substr(i, backslash - i));
+    i = backslash;
     const size_t used = DecodeCodepointEscape(text, i, out, error);
     if (used == 0) return false;
     i += used - 1;

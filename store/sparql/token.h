@@ -140,6 +140,8 @@ struct Token {
 Keyword LookupKeyword(std::string_view word);
 // Returns the Builtin index of a word, or kNoBuiltin.
 uint8_t LookupBuiltin(std::string_view word);
+// Both at once, as the lexer classifies a word ('a' is the keyword kA and no built-in).
+void LookupWord(std::string_view word, Keyword& keyword, uint8_t& builtin);
 // "SELECT", "GROUP_CONCAT", ... for messages and printing.
 std::string_view KeywordName(Keyword keyword);
 // A short description of a token kind for messages: "'{'", "IRI", "variable".

@@ -438,6 +438,50 @@ TEST_CASE("Saving again replaces the record, and an edit that drops it is read f
   CHECK(Canonical((*edited)[0]) == Canonical(expected));
 }
 
+// Find's record statement has no DISTINCT (RangeSelector): a contact two of whose names lie in
+// the range comes in two rows, and FindRecords keeps its first. The answer must be the
+// DISTINCT search's: the same contacts, each once, in the same order, whole.
+TEST_CASE("Record find: a contact matched by several names comes once, in the DISTINCT order") {
+  BookFixture f;
+  f.SaveGenerated(40);
+  ContactBook::Statements statements(*f.connection);
+  // "ad": contact 0 by its nickname "Ad0", its given name "Ada" and its full name "Ada …".
+  for (const std::string text : {"ad", "a", "lovelace", "zz"}) {
+    CAPTURE(text);
+    const ContactFilter filter{ContactFilter::Kind::kNamePrefix, text};
+    const KeyRange range = FilterRange(filter);
+    // The rows of the statement itself, repeats included.
+    auto raw = f.connection->Prepare(ContactBook::Statements::FindRecordsText(filter.kind));
+    REQUIRE(raw.ok());
+    raw->BindString("low", range.low);
+    raw->BindString("high", range.high);
+    auto cursor = raw->Execute();
+    REQUIRE(cursor.ok());
+    std::vector<int64_t> rows;
+    while (true) {
+      auto has_row = cursor->Next();
+      REQUIRE(has_row.ok());
+      if (!*has_row) break;
+      rows.push_back(cursor->GetInteger(0));
+    }
+    auto distinct = statements.FindIds(filter);
+    REQUIRE(distinct.ok());
+    if (text == "ad" || text == "a") CHECK(rows.size() > distinct->size());  // repeats exist
+    auto found = statements.Find(filter);
+    REQUIRE(found.ok());
+    REQUIRE(found->size() == distinct->size());
+    for (size_t k = 0; k < found->size(); ++k) {
+      CHECK((*found)[k].first == (*distinct)[k]);
+      const auto i = static_cast<uint32_t>(std::stoul((*found)[k].second.uid.substr(8)));
+      CHECK((*found)[k].first == IdOf(*f.connection, bench::GenerateContact(i).uid));
+      CHECK(Canonical((*found)[k].second) == Canonical(bench::GenerateContact(i)));
+    }
+    auto book_found = f.book->Find(filter);
+    REQUIRE(book_found.ok());
+    CHECK(book_found->size() == distinct->size());
+  }
+}
+
 TEST_CASE("--explain of the record reads: the UID index, the row by ID, the key index") {
   BookFixture f;
   f.SaveGenerated(3);

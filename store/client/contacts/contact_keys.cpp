@@ -151,6 +151,11 @@ std::string SearchSelector(ContactFilter::Kind kind) {
                      KeyPredicate(kind));
 }
 
+std::string RangeSelector(ContactFilter::Kind kind) {
+  if (kind == ContactFilter::Kind::kEmail) return fmt::format("?c {} ~low .", KeyPredicate(kind));
+  return fmt::format("?c {} ?key FILTER(?key >= ~low && ?key < ~high)", KeyPredicate(kind));
+}
+
 std::string WithFilterLiterals(std::string text, const ContactFilter& filter) {
   const KeyRange range = FilterRange(filter);
   for (const auto& [name, value] : {std::pair{"~low", range.low}, std::pair{"~high", range.high}}) {

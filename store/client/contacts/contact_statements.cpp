@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "store/client/contacts/contact_keys.h"
 #include "store/client/contacts/contact_record.h"
@@ -88,8 +90,9 @@ std::string ContactBook::Statements::RecordIdsText(size_t slots) {
 }
 
 std::string ContactBook::Statements::FindRecordsText(ContactFilter::Kind kind) {
+  // RangeSelector: a contact found by two keys comes twice; FindRecords keeps its first row.
   return fmt::format("{}SELECT tracker:id(?c) ?r WHERE {{ {} OPTIONAL {{ ?c qco:record ?r }} }}",
-                     kSparqlPrefixes, SearchSelector(kind));
+                     kSparqlPrefixes, RangeSelector(kind));
 }
 
 std::string ContactBook::Statements::AllRecordsText() {
@@ -424,7 +427,21 @@ Result<ContactBook::Statements::RecordRows> ContactBook::Statements::FindRecords
   if (!range.high.empty()) statement->BindString("high", range.high);
   QUARRY_ASSIGN_OR_RETURN(Cursor cursor, Run(*statement));
   QUARRY_TRY(Buffer(cursor, /*key_column=*/-1));
-  return DecodeAll();
+  // Each contact once, at its first row (the order SQLite's DISTINCT gave): the IDs sorted
+  // once to see whether any repeats (rarely: two names of one contact in the range).
+  sorted_ids_.clear();
+  for (const BufferedRow& row : rows_) sorted_ids_.push_back(row.id);
+  std::sort(sorted_ids_.begin(), sorted_ids_.end());
+  if (std::adjacent_find(sorted_ids_.begin(), sorted_ids_.end()) == sorted_ids_.end()) {
+    return DecodeAll();
+  }
+  std::unordered_set<int64_t> seen;
+  seen.reserve(rows_.size());
+  order_.clear();
+  for (size_t r = 0; r < rows_.size(); ++r) {
+    if (seen.insert(rows_[r].id).second) order_.push_back(r);
+  }
+  return Decode(order_);
 }
 
 Result<ContactBook::Statements::RecordRows> ContactBook::Statements::AllRecords() {

@@ -175,6 +175,7 @@ class ContactBook::Statements {
   std::vector<BufferedRow> rows_;
   std::string bytes_;
   std::vector<size_t> order_;
+  std::vector<int64_t> sorted_ids_;  // FindRecords: the found IDs, sorted to spot repeats
   size_t executions_ = 0;
 };
 

@@ -67,9 +67,11 @@ std::optional<int64_t> CacheKibOverride(bool is_writer) {
 // power cut may lose the last commits but never corrupts the file. journal_size_limit trims
 // the WAL back to 64 MiB after a checkpoint so one huge import does not leave a huge file.
 // cache_size (KiB when negative) is heap per connection: the writer's holds the pages a
-// transaction changes (8 MiB); a reader's the pages its queries read (no mapping), 2 MiB
-// each. quarry-store has a writer and 4 readers: 16 MiB of cache, not 80
-// (16 MiB each until 2026-12-01; peak RSS at 20,000 files in bench/index was 176 MiB).
+// transaction changes (2 MiB; a page spilled to the WAL mid-transaction is read back through
+// the OS cache); a reader's the pages its queries read (no mapping), 2 MiB each. quarry-store
+// has a writer and 4 readers: 10 MiB of cache, not 80 (16 MiB each until 2026-12-01; peak RSS
+// at 20,000 files in bench/index was 176 MiB; the writer's 8 MiB until Dec 2 session 21: the
+// 12,800-contact batch save's quarry-store peak, bench/phonebook/RESULTS.md "rss, session 21").
 // wal_autocheckpoint: the commit that takes the WAL past 10,000 pages (~40 MiB, under
 // journal_size_limit) checkpoints it. At SQLite's default of 1,000, one-contact saves paid a
 // checkpoint and its fsyncs every few dozen commits (bench/phonebook save_one at 800 contacts
@@ -78,7 +80,7 @@ std::optional<int64_t> CacheKibOverride(bool is_writer) {
 constexpr std::string_view kWriterPragmas =
     "PRAGMA synchronous=NORMAL;"
     "PRAGMA journal_size_limit=67108864;"
-    "PRAGMA cache_size=-8192;"
+    "PRAGMA cache_size=-2048;"
     "PRAGMA wal_autocheckpoint=10000;";
 constexpr std::string_view kReaderPragmas = "PRAGMA cache_size=-2048;";
 

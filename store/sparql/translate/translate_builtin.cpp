@@ -5,6 +5,7 @@
 
 #include <cctype>
 
+#include "store/schema/quad_table.h"
 #include "store/sparql/translate/builtin_helpers.h"
 
 namespace quarry::sparql::translate {
@@ -121,6 +122,40 @@ SqlExpr CoalesceOf(const std::vector<SqlExpr>& args) {
   return all_iri ? IriText("coalesce(" + sql + ")") : SqlExpr{"coalesce(" + sql + ")"};
 }
 
+// Open mode: COALESCE's output form (SqlExpr::output) when each argument has one, a quad-table
+// term or a constant (not a language-tagged one), and one at least is a term; "" otherwise.
+std::string CoalesceOutput(Translator& translator, const BuiltinCall& call,
+                           const std::vector<SqlExpr>& args) {
+  std::string sql;
+  bool any_term = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].sql == "NULL") continue;  // a variable the pattern never binds
+    std::string output;
+    const Term* term = std::get_if<Term>(&call.args[i].node);
+    const bool constant = term && (std::holds_alternative<Iri>(*term) || std::holds_alternative<Literal>(*term));
+    if (!args[i].output.empty()) {  // a nested COALESCE of terms
+      output = args[i].output;
+      any_term = true;
+    } else if (!args[i].term_id.empty() && !args[i].is_aggregate) {
+      output = schema::TermOutputSql(args[i].term_id);
+      any_term = true;
+    } else if (const Iri* iri = term ? std::get_if<Iri>(term) : nullptr) {
+      output = translator.BindValue("I" + iri->iri);
+    } else if (const Literal* literal = ConstantLiteral(call.args[i]); literal && literal->lang.empty()) {
+      const bool plain = literal->datatype_iri.empty() || literal->datatype_iri == kXsdString;
+      output = translator.BindValue(plain ? "S" + literal->lexical
+                                          : "L" + literal->datatype_iri + '\x1f' + literal->lexical);
+    } else {
+      return "";
+    }
+    // A value whose dynamic form is NULL (unbound, an error) is skipped, as COALESCE skips it;
+    // a constant is taken as it is (an IRI the store lacks has no dynamic form).
+    sql += sql.empty() ? "" : ", ";
+    sql += constant ? output : fmt::format("CASE WHEN {} IS NOT NULL THEN {} END", args[i].sql, output);
+  }
+  return any_term ? fmt::format("coalesce({})", sql) : "";
+}
+
 const Literal* ConstantLiteral(const Expr& expr) {
   const Term* term = std::get_if<Term>(&expr.node);
   return term ? std::get_if<Literal>(term) : nullptr;
@@ -141,8 +176,11 @@ Result<SqlExpr> Translator::Builtin(const BuiltinCall& call, const Fragment& sco
   switch (call.function) {
     case Builtin::kBound:
       return Boolean(fmt::format("({} IS NOT NULL)", args.at(0).sql));
-    case Builtin::kCoalesce:
-      return CoalesceOf(args);
+    case Builtin::kCoalesce: {
+      SqlExpr result = CoalesceOf(args);
+      if (result.kind == Kind::kDynamic && args.size() > 1) result.output = CoalesceOutput(*this, call, args);
+      return result;
+    }
     case Builtin::kIf: {
       // An error in the condition is an error of the IF (both WHENs fail: NULL).
       const std::string condition = EbvOf(args.at(0));

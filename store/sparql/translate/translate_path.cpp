@@ -239,15 +239,17 @@ Result<PathTable> Translator::ClosureSql(const Path& step, const GraphContext& g
   }
   // A constant IRI at one end seeds the walk.
   std::string seed;
+  const Iri* seed_iri = nullptr;
   bool forward = true;
   const Iri* subject = ends ? std::get_if<Iri>(&ends->subject) : nullptr;
   const Iri* object = ends ? std::get_if<Iri>(&ends->object) : nullptr;
   if (subject && edges.subject_kind == Kind::kResource) {
-    seed = IriId(subject->iri);
+    seed_iri = subject;
   } else if (object && IsId(edges.object_kind)) {
-    seed = IriId(object->iri);
+    seed_iri = object;
     forward = false;
   }
+  if (seed_iri) seed = IriId(seed_iri->iri);
   const std::string e = NewAlias("e");
   const std::string g = HasGraph(graph) ? ", g" : "";
   const Walk walk = WalkSql(edges, graph, e, NewAlias("c"), seed, forward, repeat && same_kind);
@@ -260,9 +262,16 @@ Result<PathTable> Translator::ClosureSql(const Path& step, const GraphContext& g
   }
   std::string zero;
   if (!seed.empty()) {
-    zero = HasGraph(graph) ? fmt::format("SELECT {0} AS s, {0} AS o, ID AS g FROM {1} WHERE {2}", seed,
+    // The zero-length step binds the constant itself (§18.4), stored or not: open mode's term
+    // IDs carry an IRI the store does not hold (quad_table.h UnstoredIriSql).
+    std::string node = seed;
+    if (open_mode_) {
+      node = schema::UnstoredIriSql(BindValue(seed_iri->iri));
+      table.subject_kind = table.object_kind = Kind::kTerm;
+    }
+    zero = HasGraph(graph) ? fmt::format("SELECT {0} AS s, {0} AS o, ID AS g FROM {1} WHERE {2}", node,
                                          Quote(schema::kGraphTable), GraphFilter("ID", graph))
-                           : fmt::format("SELECT {0} AS s, {0} AS o", seed);
+                           : fmt::format("SELECT {0} AS s, {0} AS o", node);
   } else {
     zero = ZeroLengthSql(edges, e, graph);
     // Open mode: the nodes may be literals too (ZeroLengthSql), and resource IDs are term IDs.
@@ -330,6 +339,12 @@ Result<void> Translator::AddPath(Fragment& fragment, const TriplePattern& triple
   if (!fragment.from.empty()) fragment.from += ", ";
   fragment.from += fmt::format("({}) AS {}", table.sql, alias);
   const auto bind = [&](const Term& term, const std::string& column, Kind kind, ValueType type) {
+    if (const auto* iri = std::get_if<Iri>(&term); iri && kind == Kind::kTerm) {
+      // Term IDs, the unstored form of an IRI included (a zero-length step from it).
+      fragment.conditions.push_back(
+          fmt::format("{} = {}", column, schema::UnstoredIriSql(BindValue(iri->iri))));
+      return Ok();
+    }
     if (kind == Kind::kTerm && VariableKey(term).empty()) {
       // A constant against a term ID compares with the term's value (IRI text or literal).
       const SqlExpr value = TermValue(SqlExpr{column, kind, type});

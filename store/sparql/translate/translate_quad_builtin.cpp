@@ -19,8 +19,12 @@ std::string LiteralColumn(const std::string& id, std::string_view column) {
                      column, kLiteralTable);
 }
 
+// A resource's IRI; NULL for a blank node. A computed term may be an IRI the store does not
+// hold, as the TEXT 'I' + IRI (quad_table.h).
 std::string ResourceUri(const std::string& id) {
-  return fmt::format("(SELECT Uri FROM Resource WHERE ID = {})", id);
+  return fmt::format(
+      "(CASE WHEN typeof({0}) = 'text' THEN substr({0}, 2) ELSE (SELECT Uri FROM Resource WHERE ID = {0}) END)",
+      id);
 }
 
 // A truth value that is NULL (an error, unbound) when the term is.

@@ -61,6 +61,11 @@ Result<void> Project(Translator& translator, const Query& query, const Fragment&
                      std::vector<std::string>& select_list) {
   SqlQuery& output = translator.output();
   const auto add = [&](const std::string& name, const SqlExpr& value) {
+    if (value.kind == Kind::kDynamic && !value.output.empty()) {  // keeps its datatype
+      select_list.push_back(fmt::format("{} AS {}", value.output, schema::Quote(name)));
+      output.columns.push_back(OutputColumn{name, ColumnKind::kTerm});
+      return;
+    }
     const OutputColumn column = ColumnOf(name, value, true);
     std::string sql = value.kind == Kind::kResource ? Translator::UriOf(value.sql) : value.sql;
     if (column.kind == ColumnKind::kTerm) {

@@ -33,6 +33,10 @@ struct SqlExpr {
   // Open mode: the quad-table term ID this value was read from (Translator::TermValue), for
   // the functions that need the term itself (STR, LANG, DATATYPE, is*, sameTerm).
   std::string term_id = {};
+  // Open mode: the value's self-describing output form (quad_table.h TermOutputSql) when its
+  // kind cannot say it, e.g. COALESCE of a quad-table term and a typed constant; projected as a
+  // kTerm column so the datatype survives (§17.4.1.4: COALESCE returns its argument's term).
+  std::string output = {};
 };
 
 struct GraphContext {

@@ -120,6 +120,48 @@ TEST_CASE("IriIdMap: same answers as std::unordered_map, through growth, collisi
   CheckIdMapAgainstStd<SameHash>(3, 200);
 }
 
+TEST_CASE("IriIdMap: past its bound it starts over, every kept IRI keeps its own ID") {
+  // Bounded by entries, then by text: the size never passes the bound, an IRI found always
+  // has the ID it was added with, and the last IRI added is always found.
+  for (const auto& [max_entries, max_text] : {std::pair<size_t, size_t>{100, 1 << 20},
+                                             std::pair<size_t, size_t>{1 << 20, 2000}}) {
+    engine::IriIdMap<> map(max_entries, max_text);
+    std::unordered_map<std::string, int64_t> added;
+    size_t peak_memory = 0;
+    bool started_over = false;
+    for (int64_t id = 1; id <= 5000; ++id) {
+      const std::string iri = fmt::format("urn:bound:{}", id % 700);  // some added twice
+      const size_t before = map.size();
+      map.emplace(iri, id);
+      added.emplace(iri, id);  // the first ID, as the map keeps it
+      started_over = started_over || map.size() < before;
+      REQUIRE(map.size() <= max_entries);
+      REQUIRE(map.find(iri).has_value());
+      peak_memory = std::max(peak_memory, map.MemoryBytes());
+    }
+    CHECK(started_over);
+    size_t found = 0;
+    for (const auto& [iri, id] : added) {
+      const std::optional<int64_t> in_map = map.find(iri);
+      if (!in_map) continue;
+      ++found;
+      // Started over: an IRI added again after the reset holds its later ID.
+      CHECK(*in_map % 700 == id % 700);
+    }
+    CHECK(found == map.size());
+    // Its memory stays that of the bound: under half of an unbounded map's with the 700 IRIs.
+    engine::IriIdMap<> unbounded;
+    for (int64_t id = 0; id < 700; ++id) unbounded.emplace(fmt::format("urn:bound:{}", id), id);
+    CHECK(peak_memory < unbounded.MemoryBytes() / 2);
+  }
+  // An IRI longer than the text bound is not kept; the others are.
+  engine::IriIdMap<> map(10, 16);
+  map.emplace(std::string(17, 'x'), 1);
+  CHECK(map.empty());
+  map.emplace("urn:short", 2);
+  CHECK(map.find("urn:short") == std::optional<int64_t>(2));
+}
+
 const std::string kFirst = kPrefixes + R"(INSERT DATA {
   <urn:old-song> a ex:Song ; ex:track 1 .
   <urn:old-artist> a ex:Artist ; ex:name "Old Artist" .
@@ -333,6 +375,53 @@ TEST_CASE("bulk path: an operation that leaves thousands of new resources buffer
   CHECK(songs() == 4110);
   CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:b4099> ex:title ?t }") == Rows{"title 4099"});
   CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:b4109> ex:title ?t }") == Rows{"title 4109"});
+}
+
+// The bulk path's multi-row INSERTs are kept per shape (class, columns, row count) up to
+// kMaxBulkStatements, the least recently used finalized: many shapes write every row still.
+TEST_CASE("bulk path: past its bound of prepared shapes the writer finalizes old ones and writes every row") {
+  TestStore store;
+  engine::TripleWriter writer(store->database(), store->ontology());
+  engine::UpdateExecutor executor(store->database(), store->ontology(), writer);
+  auto transaction =
+      engine::Transaction::Begin(store->database(), engine::TransactionMode::kImmediate);
+  REQUIRE(transaction.ok());
+  {
+    auto artist = sparql::ParseUpdate(kPrefixes + "INSERT DATA { <urn:artist> a ex:Artist }",
+                                      sparql::ParseOptions{});
+    REQUIRE(artist.ok());
+    REQUIRE(executor.Execute(*artist).ok());
+  }
+  // 7 column sets x 15 exact row counts: 105 shapes of ex:Song rows (and type rows).
+  const std::vector<std::string> columns = {"ex:title \"t{0}\"", "ex:track {0}",
+                                            "ex:performer <urn:artist>"};
+  int song = 0;
+  size_t peak = 0;
+  for (int set = 1; set < 8; ++set) {
+    for (int count = 1; count <= 15; ++count) {
+      std::string text = kPrefixes + "INSERT DATA {\n";
+      for (int i = 0; i < count; ++i, ++song) {
+        text += fmt::format("<urn:s{}> a ex:Song", song);
+        for (size_t c = 0; c < columns.size(); ++c) {
+          if (set & (1 << c)) text += " ; " + fmt::format(fmt::runtime(columns[c]), song);
+        }
+        text += " .\n";
+      }
+      auto update = sparql::ParseUpdate(text + "}", sparql::ParseOptions{});
+      REQUIRE(update.ok());
+      auto done = executor.Execute(*update);
+      INFO((done ? std::string() : done.error().ToString()));
+      REQUIRE(done.ok());
+      REQUIRE(writer.Finish().ok());  // writes the buffered rows: one statement of this shape
+      peak = std::max(peak, writer.bulk_statement_count());
+    }
+  }
+  REQUIRE(transaction->Commit().ok());
+  CHECK(peak == engine::TripleWriter::kMaxBulkStatements);
+  CHECK(CountSql(store, "SELECT count(*) FROM \"ex:Song\"") == song);
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:s0> ex:title ?t }") == Rows{"t0"});
+  CHECK(store.Rows(kPrefixes + "SELECT count(?t) { ?s ex:track ?t }") == Rows{"480"});
+  CHECK(store.Rows(kPrefixes + "SELECT count(?s) { ?s ex:performer <urn:artist> }") == Rows{"480"});
 }
 
 // The same on the text path of a streamed batch (Store::UpdateStream, ExecuteText): the rows of

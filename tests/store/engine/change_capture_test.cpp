@@ -269,6 +269,32 @@ TEST_CASE("ChangeCapture: a transaction of several row chunks, rolled back acros
                      [&](const ChangedQuad& quad) { return quad.subject == last_of_first; }));
 }
 
+// A writer's small transactions reuse one row chunk (the spare) instead of mapping and
+// unmapping 1 MiB each; what they report is unchanged.
+TEST_CASE("ChangeCapture: small transactions reuse one row chunk and report their own rows") {
+  CaptureStore capture;
+  capture.store().Update(kPrefixes + "INSERT DATA { <urn:warm> a ex:Song }");
+  const size_t mapped = engine::ChangeCapture::RowChunksMapped();
+  constexpr int kTransactions = 30;
+  for (int i = 0; i < kTransactions; ++i) {
+    capture.store().Update(kPrefixes + fmt::format("INSERT DATA {{ <urn:small{}> a ex:Song }}", i));
+  }
+  // A rolled back one (an unknown property) drops its rows and keeps the chunk too.
+  CHECK_FALSE(capture.store()->Update(kPrefixes + "INSERT DATA { <urn:bad> a ex:Song ; ex:nope 1 }").ok());
+  capture.store().Update(kPrefixes + "INSERT DATA { <urn:after> a ex:Song }");
+  CHECK(engine::ChangeCapture::RowChunksMapped() - mapped == 0);
+  REQUIRE(capture.reports().size() == kTransactions + 2);
+  for (int i = 0; i < kTransactions; ++i) {
+    const CommittedChanges& report = capture.reports()[static_cast<size_t>(i) + 1];
+    REQUIRE(report.classes.size() == 1);
+    CHECK(Sorted(report.classes[0].inserts) ==
+          Sorted(capture.SongTypes(capture.Id(fmt::format("urn:small{}", i)))));
+  }
+  const CommittedChanges& last = capture.reports().back();
+  REQUIRE(last.classes.size() == 1);
+  CHECK(Sorted(last.classes[0].inserts) == Sorted(capture.SongTypes(capture.Id("urn:after"))));
+}
+
 TEST_CASE("ChangeCapture: writeback names the changed nrl:writeback properties per subject") {
   CaptureStore capture;
   capture.store().Update(kPrefixes + "INSERT DATA { <urn:s1> a ex:Song ; ex:comment \"c\" ; ex:title \"t\" }");

@@ -29,7 +29,7 @@ TEST_CASE("Database: Open creates the file with WAL and the writer's settings") 
   CHECK(QueryInt(db, "PRAGMA synchronous") == 1);  // NORMAL
   CHECK(QueryInt(db, "PRAGMA foreign_keys") == 0);
   CHECK(QueryInt(db, "PRAGMA temp_store") == 2);  // MEMORY
-  CHECK(QueryInt(db, "PRAGMA cache_size") == -8192);  // 8 MiB of heap
+  CHECK(QueryInt(db, "PRAGMA cache_size") == -2048);  // 2 MiB of heap
   CHECK(QueryInt(db, "PRAGMA mmap_size") == 0);  // the writer reads through its cache
   CHECK(QueryInt(db, "PRAGMA wal_autocheckpoint") == 10000);  // quarry-store folds it when idle
   CHECK(db.busy_budget() == std::chrono::seconds(10));
@@ -68,7 +68,7 @@ TEST_CASE("Database: QUARRY_CACHE_KIB and QUARRY_WRITER_CACHE_KIB override cache
   Database writer2 = Unwrap(Database::Open(dir / "other.db", OpenMode::kReadWrite));
   Check(writer2.Exec("CREATE TABLE t(x)"));
   Database reader2 = Unwrap(Database::Open(dir / "other.db", OpenMode::kReadOnly));
-  CHECK(QueryInt(writer2, "PRAGMA cache_size") == -8192);
+  CHECK(QueryInt(writer2, "PRAGMA cache_size") == -2048);
   CHECK(QueryInt(reader2, "PRAGMA cache_size") == -2048);
   ::unsetenv("QUARRY_WRITER_CACHE_KIB");
   ::unsetenv("QUARRY_CACHE_KIB");

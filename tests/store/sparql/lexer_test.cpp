@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "store/sparql/ast.h"
+
 namespace quarry::sparql {
 namespace {
 
@@ -82,6 +84,68 @@ TEST_CASE("Lexer: long string literals end, escape and fail where their stop cha
   CHECK(LexAll(long_form)[0].text == long_form);
 }
 
+// LexString skips 16 bytes at a time while none is a stop (issue 5): a stop at any position of
+// a block, and in the tail shorter than a block, must end, escape or fail the string there.
+TEST_CASE("Lexer: a string's stop character is seen at every position of a block") {
+  for (size_t before = 0; before < 40; ++before) {
+    CAPTURE(before);
+    const std::string head = "\"" + std::string(before, 'y');
+    const auto ended = LexAll(head + "\" ?v");
+    REQUIRE(ended.size() == 2);
+    CHECK(ended[0].text.size() == before + 2);
+    CHECK_FALSE(ended[0].has_escape);
+    CHECK(ended[1].kind == K::kVar);
+    const auto escaped = LexAll(head + "\\\"" + std::string(20, 'z') + "\"");
+    REQUIRE(escaped.size() == 1);
+    CHECK(escaped[0].has_escape);
+    CHECK(escaped[0].text.size() == before + 24);
+    CHECK(LexAll(head + "'" + std::string(20, 'z') + "\"")[0].text.size() == before + 23);
+    CHECK(Kinds(head + "\n" + std::string(20, 'z') + "\"") == std::vector{K::kError});
+    CHECK(Kinds(head + "\r\"") == std::vector{K::kError});
+    CHECK(Kinds(head) == std::vector{K::kError});
+  }
+}
+
+// LexIriOrLess skips the bytes an IRIREF allows by a table; each excluded byte still ends it.
+TEST_CASE("Lexer: an IRI ends or turns into '<' at the first excluded character wherever it is") {
+  for (size_t before = 0; before < 20; ++before) {
+    CAPTURE(before);
+    const std::string body = "http://a/" + std::string(before, 'p');
+    const std::string written = "<" + body + ">";  // the tokens' text points into it
+    const auto iri = LexAll(written);
+    REQUIRE(iri.size() == 1);
+    CHECK(iri[0].kind == K::kIriRef);
+    CHECK(iri[0].text == body);
+    CHECK_FALSE(iri[0].has_escape);
+    for (const char excluded : {' ', '<', '"', '{', '}', '|', '^', '`', '\n'}) {
+      CAPTURE(excluded);
+      CHECK(LexAll("<" + body + excluded + "x>")[0].kind == K::kLess);
+    }
+    CHECK(LexAll("<" + body + "\\q>")[0].kind == K::kLess);
+    const std::string written_escaped = "<" + body + "\\u0041>";
+    const auto escaped = LexAll(written_escaped);
+    REQUIRE(escaped.size() == 1);
+    CHECK(escaped[0].has_escape);
+    std::string decoded;
+    std::string error;
+    REQUIRE(DecodeIri(escaped[0].text, true, decoded, error));
+    CHECK(decoded == body + "A");
+  }
+}
+
+TEST_CASE("Lexer: ASCII and non-ASCII name characters mix in prefixes and local names") {
+  const std::string_view names = "a.b-c_9:x-1.y:z9 ns\xC3\xA9:\xC3\xA9t\xC3\xA9_2 ex:_a\xC2\xB7" "b. ";
+  const auto tokens = LexAll(names);
+  REQUIRE(tokens.size() == 4);
+  CHECK(tokens[0].kind == K::kPnameLn);
+  CHECK(tokens[0].text == "a.b-c_9:x-1.y:z9");
+  CHECK(tokens[1].text == "ns\xC3\xA9:\xC3\xA9t\xC3\xA9_2");
+  CHECK(tokens[2].text == "ex:_a\xC2\xB7" "b");
+  CHECK(tokens[3].kind == K::kDot);
+  CHECK(Kinds("ex:a+b") == std::vector{K::kPnameLn, K::kPlus, K::kWord});
+  CHECK(Kinds("prefix-with-dash.:x") == std::vector{K::kError});
+}
+
 TEST_CASE("Lexer: variables and parameters and blank nodes and language tags") {
   CHECK(Kinds("?x $y ~limit _:b1 @en-GB") ==
         std::vector{K::kVar, K::kVar, K::kParameter, K::kBlankNodeLabel, K::kLangTag});
@@ -108,6 +172,56 @@ TEST_CASE("Lexer: keywords are case-insensitive except 'a'") {
   CHECK(tokens[3].keyword == Keyword::kNone);
   CHECK(tokens[4].keyword == Keyword::kGroupConcat);
   CHECK(tokens[5].builtin != kNoBuiltin);
+}
+
+// The lexer classifies words through one hash table of keywords and built-in names: every name
+// is found in any case, a word that is both keeps both, near misses are neither.
+TEST_CASE("Lexer: every keyword and built-in name is found in any case, near misses are not") {
+  const auto lower = [](std::string_view name) {
+    std::string out(name);
+    for (char& c : out) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    return out;
+  };
+  size_t keywords = 0;
+  for (int k = static_cast<int>(Keyword::kAdd); k <= static_cast<int>(Keyword::kWith); ++k) {
+    const auto keyword = static_cast<Keyword>(k);
+    const std::string_view name = KeywordName(keyword);
+    CAPTURE(name);
+    REQUIRE_FALSE(name.empty());
+    CHECK(LookupKeyword(name) == keyword);
+    CHECK(LookupKeyword(lower(name)) == keyword);
+    CHECK(LookupKeyword(std::string(name) + "X") == Keyword::kNone);
+    CHECK(LookupKeyword(name.substr(0, name.size() - 1)) != keyword);
+    ++keywords;
+  }
+  CHECK(keywords == 60);
+  for (int b = 0; b <= static_cast<int>(Builtin::kRegex); ++b) {
+    const std::string_view name = BuiltinName(static_cast<Builtin>(b));
+    CAPTURE(name);
+    CHECK(LookupBuiltin(name) == b);
+    CHECK(LookupBuiltin(lower(name)) == b);
+    CHECK(LookupBuiltin(std::string(name) + "_") == kNoBuiltin);
+  }
+  Keyword keyword = Keyword::kNone;
+  uint8_t builtin = 0;
+  LookupWord("Replace", keyword, builtin);
+  CHECK(keyword == Keyword::kNone);
+  CHECK(builtin == static_cast<uint8_t>(Builtin::kReplace));
+  LookupWord("a", keyword, builtin);
+  CHECK(keyword == Keyword::kA);
+  CHECK(builtin == kNoBuiltin);
+  LookupWord("where", keyword, builtin);
+  CHECK(keyword == Keyword::kWhere);
+  CHECK(builtin == kNoBuiltin);
+  LookupWord("strlen", keyword, builtin);
+  CHECK(keyword == Keyword::kNone);
+  CHECK(builtin == static_cast<uint8_t>(Builtin::kStrlen));
+  LookupWord("averyveryverylongword", keyword, builtin);
+  CHECK(keyword == Keyword::kNone);
+  CHECK(builtin == kNoBuiltin);
+  LookupWord("", keyword, builtin);
+  CHECK(keyword == Keyword::kNone);
+  CHECK(builtin == kNoBuiltin);
 }
 
 TEST_CASE("Lexer: prefixed names") {
@@ -159,6 +273,25 @@ TEST_CASE("DecodeString handles ECHAR and codepoint escapes") {
   CHECK_FALSE(DecodeString(R"("\q")", true, out, error));
   CHECK_FALSE(DecodeString(R"("\uD800")", true, out, error));
   CHECK_FALSE(DecodeString(R"("\u12")", true, out, error));
+}
+
+// DecodeString copies the text between escapes in runs: escapes first, last, adjacent and far
+// apart decode as the one-character-at-a-time reading of ECHAR does.
+TEST_CASE("DecodeString: text between escapes comes through whole wherever the escapes are") {
+  std::string out;
+  std::string error;
+  const std::string run(37, 'r');
+  REQUIRE(DecodeString("\"\\n" + run + "\\t\\t" + run + "\\\\\"", true, out, error));
+  CHECK(out == "\n" + run + "\t\t" + run + "\\");
+  REQUIRE(DecodeString("'''" + run + "\\u00e9" + run + "'''", true, out, error));
+  CHECK(out == run + "\xC3\xA9" + run);
+  REQUIRE(DecodeString("\"" + run + "\\\"\"", true, out, error));
+  CHECK(out == run + "\"");
+  CHECK_FALSE(DecodeString("\"" + run + "\\x" + run + "\"", true, out, error));
+  CHECK(error == "invalid escape sequence '\\x' in a string");
+  out = "stale";
+  REQUIRE(DecodeString("\"a\\nb\"", true, out, error));
+  CHECK(out == "a\nb");
 }
 
 TEST_CASE("DecodeUtf8 rejects malformed input") {
