@@ -3,7 +3,8 @@
 store (README.md "Restart A/B"). Starts the services of BUILD as index_bench.py does, indexes
 CORPUS once with miner B, then restarts miner A and miner B in turn ROUNDS times each, timing
 from the miner's start to its Progress("Idle") signal (the store and extractor stay up), and
-prints median (min-max) and the miner's CPU for each, beside `find` over the same tree.
+prints median (min-max) and the miner's and quarry-store's CPU for each (the store's as the
+difference of its clock ticks across the restart), beside `find` over the same tree.
 
 Usage: restart_ab.py --build BUILD --corpus CORPUS --work WORK --a MINER_A --b MINER_B [--rounds N]
 """
@@ -27,10 +28,16 @@ class Miner(bench.QuarryRun):
         return self.miner
 
 
+def store_cpu(snapshot):
+    """quarry-store's CPU seconds so far (a live process: cumulative, clock ticks)."""
+    return next((value[0] for name, value in snapshot.items() if "store" in name), float("nan"))
+
+
 def restart(system, binary, timeout):
     system.binary = binary
     time.sleep(0.5)
     system.accounting.reset()
+    store_before = store_cpu(system.accounting.snapshot())
     since = time.monotonic()
     system.start_miner()
     idle_at = system.bus.wait_progress(system.MINER_PATH, "Idle", since, timeout)
@@ -39,7 +46,7 @@ def restart(system, binary, timeout):
     miner = next((name for name in snapshot if "miner" in name), None)
     cpu = snapshot[miner][0] if miner else float("nan")
     system.stop_miner()
-    return idle_at - since, cpu
+    return idle_at - since, cpu, store_cpu(snapshot) - store_before
 
 
 def summary(values):
@@ -77,14 +84,16 @@ def main():
         system.close()
     find_s = bench.find_seconds(corpus)
     files = sum(len(names) for _, _, names in os.walk(corpus))
-    print(f"| {files} files, {args.rounds} restarts each | restart s, median (min-max) | miner CPU s (median) | restart / find |")
-    print("|---|---|---|---|")
+    print(f"| {files} files, {args.rounds} restarts each | restart s, median (min-max) | miner CPU s (median) | "
+          "store CPU s (median) | restart / find |")
+    print("|---|---|---|---|---|")
     for name, path in (("A", args.a), ("B", args.b)):
-        seconds = [s for s, _ in results[name]]
-        cpu = [c for _, c in results[name]]
+        seconds = [s for s, _, _ in results[name]]
+        cpu = [c for _, c, _ in results[name]]
+        store = [c for _, _, c in results[name]]
         print(f"| {name}: {path} | {summary(seconds)} | {statistics.median(cpu):.3f} | "
-              f"{statistics.median(seconds) / find_s:.2f}x |")
-    print(f"| `find DIR -printf '%T@ %p\\n'` (median of 5) | {find_s:.3f} | | |")
+              f"{statistics.median(store):.3f} | {statistics.median(seconds) / find_s:.2f}x |")
+    print(f"| `find DIR -printf '%T@ %p\\n'` (median of 5) | {find_s:.3f} | | | |")
 
 
 if __name__ == "__main__":

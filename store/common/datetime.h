@@ -42,6 +42,9 @@ Result<std::string> EncodeDateTime(std::string_view lexical);
 // only when non-zero (trailing zeros trimmed), "Z" for UTC, nothing for a value without zone.
 // A string that is not a stored form (a hand-edited database) is returned unchanged.
 std::string DecodeDateTime(std::string_view stored);
+// The same into `out` (replacing its contents, keeping its capacity): a cursor decoding a
+// column row after row into one buffer allocates nothing per value.
+void DecodeDateTimeTo(std::string_view stored, std::string& out);
 
 // Microseconds since 1970-01-01T00:00:00Z of a stored value (a value without zone counts as
 // UTC). Errc::kCorrupt when `stored` is not a stored form.

@@ -136,8 +136,11 @@ std::string_view Cursor::GetString(int column) {
       const size_t nul = bytes.rfind('\0');
       return nul == std::string_view::npos ? bytes : bytes.substr(0, nul);
     }
-    case ValueKind::kDateTime:
-      return Scratch(column) = DecodeDateTime(statement_.ColumnText(column));
+    case ValueKind::kDateTime: {
+      std::string& lexical = Scratch(column);
+      DecodeDateTimeTo(statement_.ColumnText(column), lexical);
+      return lexical;
+    }
     case ValueKind::kBoolean:
       return GetInteger(column) ? "true" : "false";
     case ValueKind::kInteger:

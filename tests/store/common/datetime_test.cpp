@@ -153,6 +153,64 @@ TEST_CASE("UnixMicros and EncodeUnixTime") {
   CHECK(EncodeUnixTime(-62'135'596'800, 60).value() == "0001-01-01T00:00:00.000000Z+01:00");
 }
 
+// The reference: std::chrono's civil calendar and fmt, apart from the codec's own digit writer.
+std::string ReferenceFields(int64_t micros, std::string_view fraction_format) {
+  using namespace std::chrono;
+  const sys_time<microseconds> instant{microseconds{micros}};
+  const sys_days day = floor<days>(instant);
+  const year_month_day ymd{day};
+  const hh_mm_ss<microseconds> time{instant - day};
+  std::string text = fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}", int{ymd.year()},
+                                 unsigned{ymd.month()}, unsigned{ymd.day()}, time.hours().count(),
+                                 time.minutes().count(), time.seconds().count());
+  return text + fmt::format(fmt::runtime(fraction_format), time.subseconds().count());
+}
+
+std::string ReferenceZone(int offset_minutes) {
+  if (offset_minutes == 0) return "Z";
+  const int magnitude = std::abs(offset_minutes);
+  return fmt::format("{}{:02}:{:02}", offset_minutes < 0 ? '-' : '+', magnitude / 60, magnitude % 60);
+}
+
+TEST_CASE("EncodeUnixMicros and DecodeDateTime(To): every field as the civil calendar writes it") {
+  std::mt19937_64 random(21);
+  // Years 0002-9998 UTC, so that every offset keeps the local year within 0001-9999.
+  std::uniform_int_distribution<int64_t> instants(-62'104'060'800'000'000, 253'370'764'800'000'000);
+  std::uniform_int_distribution<int> offsets(-14 * 60, 14 * 60);
+  std::string buffer = "a longer value left over from a previous row, and more";
+  for (int i = 0; i < 4000; ++i) {
+    int64_t micros = instants(random);
+    if (i % 4 == 0) micros -= micros % 1'000'000;  // whole seconds: no fraction in the lexical form
+    if (i % 4 == 1) micros -= micros % 1'000;      // trailing zeros to trim
+    const int offset = i % 3 == 0 ? 0 : offsets(random);
+    CAPTURE(micros);
+    CAPTURE(offset);
+    const std::string stored = EncodeUnixMicros(micros, offset).value();
+    CHECK(stored == ReferenceFields(micros, ".{:06}Z") + (offset == 0 ? "" : ReferenceZone(offset)));
+    std::string lexical = ReferenceFields(micros + int64_t{offset} * 60'000'000, ".{:06}");
+    while (lexical.back() == '0') lexical.pop_back();
+    if (lexical.back() == '.') lexical.pop_back();
+    CHECK(DecodeDateTime(stored) == lexical + ReferenceZone(offset));
+    DecodeDateTimeTo(stored, buffer);  // one buffer for every value, as a cursor does
+    CHECK(buffer == lexical + ReferenceZone(offset));
+    CHECK(UnixMicros(stored).value() == micros);
+    // The same instant through the lexical codec.
+    CHECK(EncodeDateTime(DecodeDateTime(stored)).value() == stored);
+  }
+  // Without zone: the wall-clock fields as they are, no suffix.
+  const std::string local = EncodeDateTime("0001-01-01T00:00:00.000100").value();
+  CHECK(local == "0001-01-01T00:00:00.000100ZL");
+  CHECK(DecodeDateTime(local) == "0001-01-01T00:00:00.0001");
+  CHECK(DecodeDateTime("9999-12-31T23:59:59.999999Z") == "9999-12-31T23:59:59.999999Z");
+  // Year 0000 in UTC has no lexical form; with an offset its local year is 0001.
+  CHECK(DecodeDateTime("0000-12-31T23:00:00.000000Z") == "0000-12-31T23:00:00.000000Z");
+  CHECK(DecodeDateTime("0000-12-31T23:00:00.000000ZL") == "0000-12-31T23:00:00.000000ZL");
+  CHECK(DecodeDateTime("0000-12-31T23:00:00.500000Z+01:00") == "0001-01-01T00:00:00.5+01:00");
+  CHECK(DecodeDateTime("2024-02-29T10:00:00.000000ZL") == "2024-02-29T10:00:00");
+  DecodeDateTimeTo("not a stored form", buffer);
+  CHECK(buffer == "not a stored form");
+}
+
 TEST_CASE("EncodeDate: validation and stored form") {
   CHECK(EncodeDate("2024-02-29").value() == "2024-02-29");
   CHECK(EncodeDate(" 2024-02-29 ").value() == "2024-02-29");
