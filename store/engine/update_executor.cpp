@@ -163,7 +163,12 @@ Result<void> UpdateExecutor::ApplyTriple(const TriplePattern& triple, const Row*
     QUARRY_ASSIGN_OR_RETURN(predicate.property, PropertyOf(triple));
   }
   const ontology::Property* property = predicate.property;
-  // Subject.
+  // Subject. An IRI gets an ID when inserting; deleting, an IRI the store lacks matches nothing.
+  const auto subject_id = [&](std::string_view iri) -> Result<std::optional<int64_t>> {
+    if (!insert) return writer_.FindId(iri);
+    QUARRY_ASSIGN_OR_RETURN(const int64_t id, writer_.IriId(iri));
+    return std::optional<int64_t>(id);
+  };
   int64_t subject = 0;
   if (const auto* variable = std::get_if<sparql::Variable>(&triple.subject)) {
     const std::optional<Object> value = row ? row->Value(variable->name) : std::nullopt;
@@ -171,26 +176,18 @@ Result<void> UpdateExecutor::ApplyTriple(const TriplePattern& triple, const Row*
     const auto* ref = std::get_if<ResourceRef>(&*value);
     const auto* term = std::get_if<RdfTerm>(&*value);
     if (term && term->kind == RdfTerm::Kind::kIri) {  // an IRI the store did not hold
-      if (insert) {
-        QUARRY_ASSIGN_OR_RETURN(subject, writer_.IriId(term->value));
-      } else {
-        QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, writer_.FindId(term->value));
-        if (!id) return Ok();
-        subject = *id;
-      }
+      QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, subject_id(term->value));
+      if (!id) return Ok();
+      subject = *id;
     } else if (!ref) {
       return Ok();  // a literal cannot be a subject
     } else {
       subject = ref->id;
     }
   } else if (const auto* iri = std::get_if<sparql::Iri>(&triple.subject)) {
-    if (insert) {
-      QUARRY_ASSIGN_OR_RETURN(subject, writer_.IriId(iri->iri));
-    } else {
-      QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, writer_.FindId(iri->iri));
-      if (!id) return Ok();
-      subject = *id;
-    }
+    QUARRY_ASSIGN_OR_RETURN(const std::optional<int64_t> id, subject_id(iri->iri));
+    if (!id) return Ok();
+    subject = *id;
   } else if (const auto* blank = std::get_if<sparql::BlankNode>(&triple.subject)) {
     if (!insert) return Ok();
     QUARRY_ASSIGN_OR_RETURN(subject, writer_.IdOf(RdfTerm::Blank(blank->label), blanks));
