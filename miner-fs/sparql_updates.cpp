@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <iterator>
-#include <optional>
 #include <random>
 
 #include "miner-fs/file_uri.h"
@@ -23,73 +22,9 @@ std::string DateTimeLiteral(int64_t micros) {
   return DecodeDateTime(*stored);
 }
 
-namespace {
-
-// Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar (H. Hinnant's
-// days_from_civil).
-int64_t DaysFromCivil(int64_t year, int month, int day) {
-  year -= month <= 2 ? 1 : 0;
-  const int64_t era = (year >= 0 ? year : year - 399) / 400;
-  const int64_t year_of_era = year - era * 400;
-  const int64_t day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  const int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  return era * 146097 + day_of_era - 719468;
-}
-
-// The digits at [at, at + count) as a number; -1 when one is not a digit.
-int Digits(std::string_view text, size_t at, size_t count) {
-  int value = 0;
-  for (size_t i = at; i < at + count; ++i) {
-    if (text[i] < '0' || text[i] > '9') return -1;
-    value = value * 10 + (text[i] - '0');
-  }
-  return value;
-}
-
-// The form the store answers for the miner's own values, "YYYY-MM-DDTHH:MM:SS[.f{1,6}]Z" (or
-// without zone, which counts as UTC): read in place. nullopt for anything else (offsets, longer
-// fractions, 24:00:00, an invalid date), which goes through the full codec.
-std::optional<int64_t> ParseUtcDateTime(std::string_view text) {
-  if (text.size() < 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
-      text[16] != ':') {
-    return std::nullopt;
-  }
-  const int year = Digits(text, 0, 4);
-  const int month = Digits(text, 5, 2);
-  const int day = Digits(text, 8, 2);
-  const int hour = Digits(text, 11, 2);
-  const int minute = Digits(text, 14, 2);
-  const int second = Digits(text, 17, 2);
-  if (year < 1 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 ||
-      minute > 59 || second < 0 || second > 59) {
-    return std::nullopt;
-  }
-  static constexpr int kMonthDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool is_leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  if (day > kMonthDays[month - 1] + (month == 2 && is_leap ? 1 : 0)) return std::nullopt;
-  size_t at = 19;
-  int64_t fraction = 0;
-  if (at < text.size() && text[at] == '.') {
-    const size_t digits_from = ++at;
-    while (at < text.size() && text[at] >= '0' && text[at] <= '9') fraction = fraction * 10 + (text[at++] - '0');
-    const size_t digits = at - digits_from;
-    if (digits == 0 || digits > 6) return std::nullopt;
-    for (size_t i = digits; i < 6; ++i) fraction *= 10;
-  }
-  if (at < text.size() && text[at] == 'Z') ++at;
-  if (at != text.size()) return std::nullopt;
-  const int64_t seconds = DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
-  return seconds * 1'000'000 + fraction;
-}
-
-}  // namespace
-
 Result<int64_t> ParseDateTime(std::string_view lexical) {
-  // The crawl reads one per known child (20,000 in a restart): the full codec formats a stored
-  // form and parses it back, ~6x the instructions of reading the common form in place.
-  if (const std::optional<int64_t> micros = ParseUtcDateTime(lexical)) return *micros;
-  QUARRY_ASSIGN_OR_RETURN(const std::string stored, EncodeDateTime(lexical));
-  return UnixMicros(stored);
+  // One per known child in a crawl (20,000 in a restart): the common form is read in place.
+  return LexicalUnixMicros(lexical);
 }
 
 namespace {

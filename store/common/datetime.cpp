@@ -373,6 +373,60 @@ Result<int64_t> UnixMicros(std::string_view stored) {
   return value->utc_micros;
 }
 
+namespace {
+
+// The digits at [at, at + count) as a number; -1 when one is not a digit.
+int FixedDigits(std::string_view text, size_t at, size_t count) {
+  int value = 0;
+  for (size_t i = at; i < at + count; ++i) {
+    if (text[i] < '0' || text[i] > '9') return -1;
+    value = value * 10 + (text[i] - '0');
+  }
+  return value;
+}
+
+// "YYYY-MM-DDTHH:MM:SS[.f{1,6}][Z]" read in place; nullopt for anything else (offsets, longer
+// fractions, 24:00:00, a date that does not exist), which the full codec then answers.
+std::optional<int64_t> CommonLexicalMicros(std::string_view text) {
+  if (text.size() < 19 || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' ||
+      text[16] != ':') {
+    return std::nullopt;
+  }
+  Civil civil;
+  civil.year = FixedDigits(text, 0, 4);
+  civil.month = FixedDigits(text, 5, 2);
+  civil.day = FixedDigits(text, 8, 2);
+  civil.hour = FixedDigits(text, 11, 2);
+  civil.minute = FixedDigits(text, 14, 2);
+  civil.second = FixedDigits(text, 17, 2);
+  if (civil.year < 1 || civil.month < 1 || civil.month > 12 || civil.day < 1 ||
+      civil.day > DaysInMonth(civil.year, civil.month) || civil.hour < 0 || civil.hour > 23 ||
+      civil.minute < 0 || civil.minute > 59 || civil.second < 0 || civil.second > 59) {
+    return std::nullopt;
+  }
+  size_t at = 19;
+  if (at < text.size() && text[at] == '.') {
+    const size_t digits_from = ++at;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') {
+      civil.micro = civil.micro * 10 + (text[at++] - '0');
+    }
+    const size_t digits = at - digits_from;
+    if (digits == 0 || digits > 6) return std::nullopt;
+    for (size_t i = digits; i < 6; ++i) civil.micro *= 10;
+  }
+  if (at < text.size() && text[at] == 'Z') ++at;
+  if (at != text.size()) return std::nullopt;
+  return ToMicros(civil);
+}
+
+}  // namespace
+
+Result<int64_t> LexicalUnixMicros(std::string_view lexical) {
+  if (const std::optional<int64_t> micros = CommonLexicalMicros(lexical)) return *micros;
+  QUARRY_ASSIGN_OR_RETURN(const std::string stored, EncodeDateTime(lexical));
+  return UnixMicros(stored);
+}
+
 Result<std::string> EncodeUnixMicros(int64_t micros, int offset_minutes) {
   if (std::abs(offset_minutes) > kMaxOffsetMinutes) {
     return Error(Errc::kInvalidArgument,

@@ -49,6 +49,11 @@ void DecodeDateTimeTo(std::string_view stored, std::string& out);
 // Microseconds since 1970-01-01T00:00:00Z of a stored value (a value without zone counts as
 // UTC). Errc::kCorrupt when `stored` is not a stored form.
 Result<int64_t> UnixMicros(std::string_view stored);
+// Microseconds since 1970-01-01T00:00:00Z of an xsd:dateTime lexical form (a value without zone
+// counts as UTC), as UnixMicros(EncodeDateTime(lexical)) with the same errors. The common form
+// "YYYY-MM-DDTHH:MM:SS[.f{1,6}][Z]" is read in place (~6x fewer instructions: the miner reads
+// one per known file on a restart); any other goes through the full codec.
+Result<int64_t> LexicalUnixMicros(std::string_view lexical);
 
 // The stored form of an instant given as Unix time, written in the zone `offset_minutes` east
 // of UTC (0 = Z, 120 = +02:00, at most ±14:00). Errc::kInvalidArgument when the instant is

@@ -211,6 +211,29 @@ TEST_CASE("EncodeUnixMicros and DecodeDateTime(To): every field as the civil cal
   CHECK(buffer == "not a stored form");
 }
 
+// LexicalUnixMicros reads the common form in place: every answer (instant or refusal) must be
+// the full codec's.
+TEST_CASE("LexicalUnixMicros: the same instants and refusals as EncodeDateTime and UnixMicros") {
+  const char* const samples[] = {
+      "2026-12-02T14:36:38Z", "2026-12-02T14:36:38.5Z", "2026-12-02T14:36:38.123456Z",
+      "2026-12-02T14:36:38.1234567Z", "1970-01-01T00:00:00Z", "1969-12-31T23:59:59.999999Z",
+      "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999Z", "2024-02-29T12:00:00Z",
+      "2023-02-29T12:00:00Z", "2000-02-29T00:00:00Z", "1900-02-29T00:00:00Z",
+      "2026-04-31T00:00:00Z", "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z",
+      "2026-12-02T24:00:00Z", "2026-12-02T23:60:00Z", "2026-12-02T23:59:60Z",
+      "2026-12-02T14:36:38", "2026-12-02T14:36:38.25", "2026-12-02T14:36:38+02:00",
+      "2026-12-02T14:36:38.5-05:30", "2026-12-02T14:36:38.Z", "2026-12-02T14:36:38ZZ",
+      "2026-12-02 14:36:38Z", "0000-01-01T00:00:00Z", "2026-1-02T14:36:38Z", "2026-12-02T14:36",
+      "", "2026-12-02T14:36:38.12a456Z", "+2026-12-02T14:36:38Z", "2026-12-02T14:36:38 "};
+  for (const char* sample : samples) {
+    CAPTURE(sample);
+    const Result<int64_t> parsed = LexicalUnixMicros(sample);
+    const Result<std::string> stored = EncodeDateTime(sample);
+    REQUIRE(parsed.ok() == stored.ok());
+    if (parsed.ok()) CHECK(*parsed == *UnixMicros(*stored));
+  }
+}
+
 TEST_CASE("EncodeDate: validation and stored form") {
   CHECK(EncodeDate("2024-02-29").value() == "2024-02-29");
   CHECK(EncodeDate(" 2024-02-29 ").value() == "2024-02-29");
