@@ -53,6 +53,9 @@ struct Crawler::GitChain {
 // Take() hands out one folder's answer, waiting for it (or asking now) when it is not in yet.
 // With a thread store the queries run on a thread of their own, one at a time; without, Take()
 // runs them on the caller's thread. A generation number drops answers asked before Forget().
+// Folders asked `with_iris` (the monitor's re-crawl of a folder whose known children will be
+// written: a marker appeared) are asked with IndexStore::Children, in batches of their own, so
+// the write needs no second query for the files' IRIs; the others with ChildrenToCompare.
 class Crawler::Asker {
  public:
   Asker(IndexStore& store, IndexStore* thread_store) : store_(store), thread_store_(thread_store) {
@@ -69,11 +72,14 @@ class Crawler::Asker {
     thread_.join();
   }
 
-  void Ask(std::vector<std::string>& iris) {
+  void Ask(std::vector<std::string>& iris, bool with_iris = false) {
     if (iris.empty()) return;
     {
       const std::lock_guard lock(mutex_);
-      for (std::string& iri : iris) pending_.push_back(std::move(iri));
+      for (std::string& iri : iris) {
+        if (with_iris) with_iris_.insert(iri);
+        (with_iris ? pending_iris_ : pending_).push_back(std::move(iri));
+      }
     }
     iris.clear();
     wake_.notify_all();
@@ -85,6 +91,8 @@ class Crawler::Asker {
       const std::lock_guard lock(mutex_);
       ++generation_;
       pending_.clear();
+      pending_iris_.clear();
+      with_iris_.clear();
       in_flight_.clear();
       answers_.clear();
       failure_.reset();
@@ -98,6 +106,7 @@ class Crawler::Asker {
       if (auto found = answers_.find(iri); found != answers_.end()) {
         KnownChildren known = std::move(found->second);
         answers_.erase(found);  // the same folder queued again asks again
+        with_iris_.erase(iri);
         return known;
       }
       if (failure_) {
@@ -105,29 +114,34 @@ class Crawler::Asker {
         failure_.reset();
         return error;
       }
-      if (!in_flight_.contains(iri) && std::find(pending_.begin(), pending_.end(), iri) == pending_.end()) {
-        pending_.push_front(iri);  // not asked (queued before a Forget, or asked and taken)
+      std::deque<std::string>& pending = with_iris_.contains(iri) ? pending_iris_ : pending_;
+      if (!in_flight_.contains(iri) && std::find(pending.begin(), pending.end(), iri) == pending.end()) {
+        pending.push_front(iri);  // not asked (queued before a Forget, or asked and taken)
       }
       if (thread_store_) {
         wake_.notify_all();
         answered_.wait(lock);
         continue;
       }
-      std::vector<std::string> batch = TakeBatch();
+      bool with_iris = false;
+      std::vector<std::string> batch = TakeBatch(with_iris);
       lock.unlock();
-      auto children = store_.ChildrenToCompare(batch);
+      auto children = with_iris ? store_.Children(batch) : store_.ChildrenToCompare(batch);
       lock.lock();
       Answer(batch, std::move(children));
     }
   }
 
  private:
-  // Under the lock: the next query's folders, moved from pending_ to in_flight_.
-  std::vector<std::string> TakeBatch() {
+  // Under the lock: the next query's folders, moved from pending_iris_ (first; `with_iris` set)
+  // or pending_ to in_flight_.
+  std::vector<std::string> TakeBatch(bool& with_iris) {
+    with_iris = !pending_iris_.empty();
+    std::deque<std::string>& pending = with_iris ? pending_iris_ : pending_;
     std::vector<std::string> batch;
-    while (!pending_.empty() && batch.size() < kFoldersPerQuery) {
-      std::string iri = std::move(pending_.front());
-      pending_.pop_front();
+    while (!pending.empty() && batch.size() < kFoldersPerQuery) {
+      std::string iri = std::move(pending.front());
+      pending.pop_front();
       if (answers_.contains(iri) || !in_flight_.insert(iri).second) continue;
       batch.push_back(std::move(iri));
     }
@@ -148,13 +162,14 @@ class Crawler::Asker {
   void Run() {
     std::unique_lock lock(mutex_);
     for (;;) {
-      wake_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+      wake_.wait(lock, [&] { return stopping_ || !pending_.empty() || !pending_iris_.empty(); });
       if (stopping_) return;
-      std::vector<std::string> batch = TakeBatch();
+      bool with_iris = false;
+      std::vector<std::string> batch = TakeBatch(with_iris);
       if (batch.empty()) continue;
       const uint64_t generation = generation_;
       lock.unlock();
-      auto children = thread_store_->ChildrenToCompare(batch);
+      auto children = with_iris ? thread_store_->Children(batch) : thread_store_->ChildrenToCompare(batch);
       lock.lock();
       if (generation == generation_) Answer(batch, std::move(children));
       answered_.notify_all();
@@ -167,6 +182,8 @@ class Crawler::Asker {
   std::condition_variable wake_;      // the thread: something to ask, or stop
   std::condition_variable answered_;  // Take(): an answer arrived
   std::deque<std::string> pending_;
+  std::deque<std::string> pending_iris_;       // asked with the files' IRIs
+  std::unordered_set<std::string> with_iris_;  // folders asked (or to be asked) with them
   std::unordered_set<std::string> in_flight_;
   std::unordered_map<std::string, KnownChildren> answers_;
   std::optional<Error> failure_;
@@ -223,7 +240,8 @@ Result<void> Crawler::AddRoot(const IndexRoot& root) {
     if (!entry && entry.error().code() != Errc::kNotFound) LogOnce(path, entry.error().message());
     return Ok();
   }
-  Item item{nullptr, path, uri, known ? known->iri : NewResourceIri(), !known, root.recursive, nullptr};
+  Item item{nullptr, path, uri, known ? known->iri : NewResourceIri(), !known, root.recursive, nullptr,
+            false};
   if (!known) {
     const FileFacts facts{item.iri, uri, root.path.filename().string(), EntryKind::kFolder,
                           entry->size, entry->mtime_us, entry->created_us, "", ""};
@@ -239,10 +257,17 @@ Result<void> Crawler::AddRoot(const IndexRoot& root) {
   return Ok();
 }
 
-void Crawler::AddFolder(std::string path, std::string iri, bool recursive, bool is_new) {
+void Crawler::AddFolder(std::string path, std::string iri, bool recursive, bool is_new,
+                        bool with_iris) {
   std::string uri = FileUri(path);
-  if (!is_new) to_ask_.push_back(iri);
-  queue_.push_back(Item{nullptr, std::move(path), std::move(uri), std::move(iri), is_new, recursive, nullptr});
+  if (!is_new && with_iris) {
+    std::vector<std::string> one{iri};
+    asker_->Ask(one, true);
+  } else if (!is_new) {
+    to_ask_.push_back(iri);
+  }
+  queue_.push_back(Item{nullptr, std::move(path), std::move(uri), std::move(iri), is_new, recursive,
+                        nullptr, with_iris});
   asker_->Ask(to_ask_);
 }
 
@@ -251,7 +276,13 @@ Result<bool> Crawler::Step() {
   if (reask_) {
     reask_ = false;
     for (const Item& queued : queue_) {
-      if (!queued.is_new) to_ask_.push_back(queued.iri);
+      if (queued.is_new) continue;
+      if (!queued.with_iris) {
+        to_ask_.push_back(queued.iri);
+        continue;
+      }
+      std::vector<std::string> one{queued.iri};
+      asker_->Ask(one, true);
     }
     asker_->Ask(to_ask_);
   }
@@ -417,7 +448,7 @@ void Crawler::Queue(Item& parent, const DiskChild& child, std::string iri, bool 
   if (!parent.recursive) return;
   if (!is_new) to_ask_.push_back(iri);
   Item item{nullptr, JoinPath(parent.path, child.name), ChildUri(parent.uri, child.name),
-            std::move(iri), is_new, true, parent.git};
+            std::move(iri), is_new, true, parent.git, false};
   if (open_folders_ < kMaxOpenFolders) {
     auto opened = parent.folder->OpenChild(child.name);
     if (opened) {

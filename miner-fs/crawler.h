@@ -69,7 +69,11 @@ class Crawler {
   Result<void> AddRoot(const IndexRoot& root);
   // Queues one folder below a root whose resource `iri` exists or is queued for writing
   // (`is_new`: the store knows none of its children yet). The monitor's re-crawls.
-  void AddFolder(std::string path, std::string iri, bool recursive, bool is_new = false);
+  // `with_iris`: the folder's known children are expected to be written (a marker appeared:
+  // they all go), so they are asked with their IRIs (IndexStore::Children) in the first place
+  // and the write needs no second query.
+  void AddFolder(std::string path, std::string iri, bool recursive, bool is_new = false,
+                 bool with_iris = false);
   // Processes one folder; false when nothing is queued. An error means the store failed.
   Result<bool> Step();
   // Drops the known children asked ahead (someone else wrote to the store).
@@ -91,6 +95,7 @@ class Crawler {
     bool is_new = false;
     bool recursive = true;
     std::shared_ptr<const GitChain> git;  // the .gitignore files above and in this folder
+    bool with_iris = false;               // its known children asked with their IRIs
   };
 
   Result<void> Process(Item& item);

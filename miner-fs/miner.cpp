@@ -383,7 +383,7 @@ Result<void> Miner::ApplyIndex(const std::string& path) {
     const std::string parent_iri = parent->iri;
     monitor_.Unwatch(parent_path);
     folders_.erase(parent_path);
-    crawler_->AddFolder(parent_path, parent_iri, false);
+    crawler_->AddFolder(parent_path, parent_iri, false, false, /*with_iris=*/true);
     return Ok();
   }
   if (Ignores(path, is_folder) || !IsValidUtf8(entry->name)) return Ok();

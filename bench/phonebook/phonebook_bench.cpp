@@ -14,10 +14,15 @@
 //   --no-records the book without qco:record (ContactBookOptions): saves write only the nco
 //                triples and keys, reads read the nco data (the route before records)
 //   --no-stream  batch saves as one BatchSparqlUpdate, not streamed (ContactBookOptions)
+//   --store-order LIST  the store path's read phases in this order (default auto,fd,dbus)
+//   --latencies  fetch_one's calls one by one on stderr: min / median / p90 / max, the three
+//                slowest calls by index, and each phase's wall-clock start and end (to line
+//                up with a trace of quarry-store)
 // Prints TSV rows: system, path, count, operation, microseconds per unit, unit, results.
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -49,7 +54,20 @@ struct Options {
   bool warm = false;
   bool records = true;  // --no-records: books without qco:record (written and read from nco)
   bool stream = true;   // --no-stream: batch saves as one Batch (ContactBookOptions)
+  std::vector<std::string> store_order{"auto", "fd", "dbus"};  // --store-order
+  bool latencies = false;  // --latencies: fetch_one per call, on stderr
 };
+
+// The comma-separated items of `list`, empty ones dropped.
+std::vector<std::string> SplitList(std::string_view list) {
+  std::vector<std::string> out;
+  while (!list.empty()) {
+    const size_t comma = std::min(list.find(','), list.size());
+    if (comma > 0) out.emplace_back(list.substr(0, comma));
+    list.remove_prefix(std::min(comma + 1, list.size()));
+  }
+  return out;
+}
 
 // Whether `op` was asked for: by name, or by the part before its first '_' ("fetch").
 bool Wanted(const Options& o, std::string_view op) {
@@ -78,12 +96,48 @@ void Must(Result<void> result, std::string_view what) {
 }
 
 // Runs `body` `repeat` times; microseconds per run. `warm`: once more before the clock starts.
+// `each`, if given: every run's own microseconds (two clock reads per run more).
 double Time(int repeat, const std::function<size_t(int)>& body, size_t& results,
-            bool warm = false) {
+            bool warm = false, std::vector<double>* each = nullptr) {
   if (warm) results = body(0);
   const auto start = Clock::now();
-  for (int i = 0; i < repeat; ++i) results = body(i);
+  for (int i = 0; i < repeat; ++i) {
+    if (!each) {
+      results = body(i);
+      continue;
+    }
+    const auto call = Clock::now();
+    results = body(i);
+    each->push_back(std::chrono::duration<double, std::micro>(Clock::now() - call).count());
+  }
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / repeat;
+}
+
+// Seconds since the epoch, to the microsecond: lines up with `strace -tt` and /proc samples.
+std::string WallNow() {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  return fmt::format("{:.6f}", std::chrono::duration<double>(now).count());
+}
+
+// "min … median … p90 … max …" of `micros` (sorted in place), and before that the three
+// slowest calls by index ("#i: µs"): a cold first call or a stall shows where it happened.
+std::string Spread(std::vector<double>& micros) {
+  if (micros.empty()) return "no calls";
+  std::vector<size_t> order(micros.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const size_t shown = std::min<size_t>(3, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<ptrdiff_t>(shown), order.end(),
+                    [&](size_t a, size_t b) { return micros[a] > micros[b]; });
+  std::string slowest;
+  for (size_t k = 0; k < shown; ++k) {
+    slowest += fmt::format(" #{}: {:.0f}", order[k], micros[order[k]]);
+  }
+  std::sort(micros.begin(), micros.end());
+  const auto at = [&](double q) {
+    return micros[std::min(micros.size() - 1, static_cast<size_t>(q * micros.size()))];
+  };
+  return fmt::format("min {:.1f} median {:.1f} p90 {:.1f} max {:.1f} µs ({} calls; slowest{})",
+                     micros.front(), at(0.5), at(0.9), micros.back(), micros.size(), slowest);
 }
 
 void Row(const Options& o, std::string_view path, std::string_view op, double micros,
@@ -181,10 +235,16 @@ void Reads(const Options& o, Connection& reader, std::string_view path) {
     // The UIDs are made before the clock starts: generating a contact costs microseconds.
     std::vector<std::vector<std::string>> singles;
     for (uint32_t i = 0; i < 200; ++i) singles.push_back({Uid(i * step % o.count)});
+    std::vector<double> each;
+    const std::string began = WallNow();
     t = Time(200, [&](int i) {
       return Must(book.FetchByUid(singles[static_cast<size_t>(i)]), "fetch one").size();
-    }, results, o.warm);
+    }, results, o.warm, o.latencies ? &each : nullptr);
     Row(o, path, "fetch_one", t, "per query", results);
+    if (o.latencies) {
+      std::cerr << fmt::format("phonebook_bench: {} fetch_one {}–{}: {}\n", path, began,
+                               WallNow(), Spread(each));
+    }
   }
   for (const uint32_t batch : {10u, 100u}) {
     if (!Wanted(o, fmt::format("fetch_{}", batch))) continue;
@@ -268,6 +328,11 @@ Options Parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; i += 2) {
     const std::string_view flag = argv[i];
+    if (flag == "--latencies") {
+      o.latencies = true;
+      --i;
+      continue;
+    }
     if (flag == "--filled" || flag == "--warm") {
       (flag == "--warm" ? o.warm : o.filled) = true;
       --i;  // takes no value
@@ -286,12 +351,15 @@ Options Parse(int argc, char** argv) {
     else if (flag == "--database") o.database = argv[i + 1];
     else if (flag == "--path") o.path = argv[i + 1];
     else if (flag == "--json") o.json = argv[i + 1];
-    else if (flag == "--ops") {
-      std::string_view list = argv[i + 1];
-      while (!list.empty()) {
-        const size_t comma = std::min(list.find(','), list.size());
-        if (comma > 0) o.ops.emplace_back(list.substr(0, comma));
-        list.remove_prefix(std::min(comma + 1, list.size()));
+    else if (flag == "--ops") o.ops = SplitList(argv[i + 1]);
+    else if (flag == "--store-order") {
+      o.store_order = SplitList(argv[i + 1]);
+      for (const std::string& phase : o.store_order) {
+        if (phase != "auto" && phase != "fd" && phase != "dbus") {
+          std::cerr << "phonebook_bench: --store-order: unknown phase " << phase
+                    << " (auto, fd or dbus)\n";
+          std::exit(2);
+        }
       }
     }
     else {
@@ -328,12 +396,14 @@ int main(int argc, char** argv) {
   }
   auto bus = Must(Connection::Bus(), "bus");
   Saves(o, *bus, "store");
-  bus->SetQueryTransport(QueryTransport::kAuto);  // the default: small results in the reply
-  Reads(o, *bus, "store_auto");
-  bus->SetQueryTransport(QueryTransport::kFdStream);
-  Reads(o, *bus, "store_fd");
-  bus->SetQueryTransport(QueryTransport::kPlainDBus);
-  Reads(o, *bus, "store_dbus");
+  if (o.latencies) std::cerr << fmt::format("phonebook_bench: save_batch ended {}\n", WallNow());
+  for (const std::string& phase : o.store_order) {
+    // auto, the default: small results inside the reply, larger ones streamed.
+    bus->SetQueryTransport(phase == "auto" ? QueryTransport::kAuto
+                           : phase == "fd" ? QueryTransport::kFdStream
+                                           : QueryTransport::kPlainDBus);
+    Reads(o, *bus, "store_" + phase);
+  }
   auto direct = Must(Connection::Direct(o.database, QUARRY_ONTOLOGY_DIR), "direct");
   Reads(o, *direct, "direct");
   Rss(o, "store_client");

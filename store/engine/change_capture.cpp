@@ -247,9 +247,8 @@ void ChangeCapture::RecordCell(bool insert, int64_t subject, const Column& colum
                                sqlite3_value* value, sqlite3_value* graph) {
   RowChange change;
   change.subject = subject;
-  change.value = column.property->type == ontology::ValueType::kResource
-                     ? static_cast<uint64_t>(sqlite3_value_int64(value))
-                     : ValueHash(value);
+  change.literal = column.property->type != ontology::ValueType::kResource;
+  change.value = change.literal ? ValueHash(value) : static_cast<uint64_t>(sqlite3_value_int64(value));
   change.property = column.slot | (insert ? kInsert : 0);
   change.graph = GraphSlot(IsNull(graph) ? 0 : sqlite3_value_int64(graph));
   rows_.push_back(change);
@@ -277,24 +276,100 @@ std::atomic<size_t> row_chunks_mapped{0};
 
 size_t ChangeCapture::RowChunksMapped() { return row_chunks_mapped.load(std::memory_order_relaxed); }
 
-void ChangeCapture::RowBuffer::Unmap::operator()(RowChange* chunk) const noexcept {
+namespace {
+
+void PutVarint(uint8_t*& out, uint64_t value) {
+  while (value >= 0x80) {
+    *out++ = static_cast<uint8_t>(value | 0x80);
+    value >>= 7;
+  }
+  *out++ = static_cast<uint8_t>(value);
+}
+
+uint64_t GetVarint(const uint8_t*& in) {
+  uint64_t value = 0;
+  for (int shift = 0;; shift += 7) {
+    const uint8_t byte = *in++;
+    value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) return value;
+  }
+}
+
+// A signed difference (two's complement, wrapping) as an unsigned varint: small either way.
+uint64_t ZigZag(uint64_t difference) {
+  return difference << 1 ^ static_cast<uint64_t>(static_cast<int64_t>(difference) >> 63);
+}
+uint64_t UnZigZag(uint64_t zigzag) { return zigzag >> 1 ^ (0 - (zigzag & 1)); }
+
+}  // namespace
+
+void ChangeCapture::RowBuffer::Unmap::operator()(uint8_t* chunk) const noexcept {
   munmap(chunk, kChunkBytes);
 }
 
 void ChangeCapture::RowBuffer::push_back(const RowChange& row) {
-  if (size_ == chunks_.size() * kPerChunk) {
+  if (chunks_.empty() || kChunkBytes - chunks_.back().used < kMaxRowBytes) {
+    Chunk chunk;
     if (spare_) {
-      chunks_.push_back(std::move(spare_));
+      chunk = std::move(spare_);
     } else {
       void* memory =
           mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (memory == MAP_FAILED) throw std::bad_alloc();
       row_chunks_mapped.fetch_add(1, std::memory_order_relaxed);
-      chunks_.emplace_back(static_cast<RowChange*>(memory));
+      chunk.reset(static_cast<uint8_t*>(memory));
     }
+    chunks_.push_back({std::move(chunk), 0, size_});
+    last_subject_ = 0;
   }
-  new (&(*this)[size_]) RowChange(row);
+  ChunkInfo& chunk = chunks_.back();
+  uint8_t* const start = chunk.bytes.get() + chunk.used;
+  uint8_t* out = start;
+  PutVarint(out, static_cast<uint64_t>(row.property & kSlotMask) << 2 |
+                     (row.literal ? 2u : 0u) | ((row.property & kInsert) ? 1u : 0u));
+  PutVarint(out, row.graph);
+  const auto subject = static_cast<uint64_t>(row.subject);
+  PutVarint(out, ZigZag(subject - static_cast<uint64_t>(last_subject_)));
+  if (row.literal) {
+    std::memcpy(out, &row.value, sizeof row.value);
+    out += sizeof row.value;
+  } else {
+    PutVarint(out, ZigZag(row.value - subject));
+  }
+  chunk.used += static_cast<size_t>(out - start);
+  last_subject_ = row.subject;
   ++size_;
+  if (!(row.property & kInsert)) ++deletes_;
+}
+
+size_t ChangeCapture::RowBuffer::Decode(const uint8_t* bytes, size_t offset, int64_t& subject,
+                                        RowChange& row) {
+  const uint8_t* in = bytes + offset;
+  const uint64_t header = GetVarint(in);
+  row.property = static_cast<uint32_t>(header >> 2) | ((header & 1) ? kInsert : 0);
+  row.literal = (header & 2) != 0;
+  row.graph = static_cast<uint32_t>(GetVarint(in));
+  subject = static_cast<int64_t>(static_cast<uint64_t>(subject) + UnZigZag(GetVarint(in)));
+  row.subject = subject;
+  if (row.literal) {
+    std::memcpy(&row.value, in, sizeof row.value);
+    in += sizeof row.value;
+  } else {
+    row.value = static_cast<uint64_t>(subject) + UnZigZag(GetVarint(in));
+  }
+  return static_cast<size_t>(in - bytes);
+}
+
+bool ChangeCapture::RowBuffer::Reader::Next(RowChange& row, size_t& position) {
+  while (chunk_ < rows_.chunks_.size() && offset_ == rows_.chunks_[chunk_].used) {
+    ++chunk_;
+    offset_ = 0;
+    subject_ = 0;
+  }
+  if (chunk_ == rows_.chunks_.size()) return false;
+  offset_ = Decode(rows_.chunks_[chunk_].bytes.get(), offset_, subject_, row);
+  position = position_++;
+  return true;
 }
 
 void ChangeCapture::RowBuffer::KeepAsSpare(Chunk& chunk) {
@@ -304,17 +379,31 @@ void ChangeCapture::RowBuffer::KeepAsSpare(Chunk& chunk) {
 
 void ChangeCapture::RowBuffer::resize(size_t smaller) {
   if (smaller >= size_) return;
+  // The chunk that keeps rows: the last one starting before `smaller`.
+  size_t keep = chunks_.size();
+  while (keep > released_ && chunks_[keep - 1].first >= smaller) --keep;
+  for (size_t i = keep; i < chunks_.size(); ++i) KeepAsSpare(chunks_[i].bytes);
+  chunks_.resize(keep);
   size_ = smaller;
-  const size_t kept = std::max((size_ + kPerChunk - 1) / kPerChunk, released_);
-  for (size_t i = kept; i < chunks_.size(); ++i) KeepAsSpare(chunks_[i]);
-  chunks_.resize(kept);
+  last_subject_ = 0;
+  if (keep == 0 || keep == released_) return;
+  // Its rows up to `smaller`: decoded to find where they end and the last subject.
+  ChunkInfo& chunk = chunks_[keep - 1];
+  size_t offset = 0;
+  RowChange row;
+  for (size_t position = chunk.first; position < smaller; ++position) {
+    offset = Decode(chunk.bytes.get(), offset, last_subject_, row);
+  }
+  chunk.used = offset;
 }
 
 void ChangeCapture::RowBuffer::clear() {
-  for (Chunk& chunk : chunks_) KeepAsSpare(chunk);
+  for (ChunkInfo& chunk : chunks_) KeepAsSpare(chunk.bytes);
   chunks_.clear();
   size_ = 0;
+  last_subject_ = 0;
   released_ = 0;
+  deletes_ = 0;
 }
 
 void ChangeCapture::RowBuffer::TakeSpareFrom(RowBuffer& other) {
@@ -322,8 +411,11 @@ void ChangeCapture::RowBuffer::TakeSpareFrom(RowBuffer& other) {
 }
 
 void ChangeCapture::RowBuffer::ReleaseBefore(size_t position) {
-  for (; released_ < std::min(position / kPerChunk, chunks_.size()); ++released_) {
-    chunks_[released_].reset();
+  // Chunk i's rows end where chunk i + 1's begin (the last chunk's at size_).
+  for (; released_ < chunks_.size(); ++released_) {
+    const size_t end = released_ + 1 < chunks_.size() ? chunks_[released_ + 1].first : size_;
+    if (end > position) break;
+    chunks_[released_].bytes.reset();
   }
 }
 
@@ -331,25 +423,59 @@ void ChangeCapture::RollbackTo(size_t mark) {
   if (mark < rows_.size()) rows_.resize(mark);
 }
 
-// Notify classes (IDs) each subject has now, inside the transaction.
-Result<std::unordered_map<int64_t, std::vector<int64_t>>> ChangeCapture::NotifyClassesOf(
-    const std::vector<int64_t>& subjects) {
-  std::unordered_map<int64_t, std::vector<int64_t>> classes;
-  if (notify_classes_.empty()) return classes;
+void ChangeCapture::SubjectClasses::Add(int64_t subject, const std::vector<uint32_t>& classes) {
+  const auto [found, added] = set_index.try_emplace(classes, static_cast<uint32_t>(sets.size()));
+  if (added) sets.push_back(classes);
+  subjects.push_back(subject);
+  set_of.push_back(found->second);
+}
+
+const std::vector<uint32_t>& ChangeCapture::SubjectClasses::Of(int64_t subject) const {
+  static const std::vector<uint32_t> kNone;
+  const auto found = std::lower_bound(subjects.begin(), subjects.end(), subject);
+  if (found == subjects.end() || *found != subject) return kNone;
+  return sets[set_of[static_cast<size_t>(found - subjects.begin())]];
+}
+
+Result<ChangeCapture::SubjectClasses> ChangeCapture::NotifyClassesOf(
+    const std::vector<int64_t>& subjects,
+    const std::vector<std::pair<int64_t, uint32_t>>& removed) {
+  SubjectClasses table;
+  if (notify_classes_.empty()) return table;
   QUARRY_ASSIGN_OR_RETURN(Statement * select, Cached(db_, notify_types_sql_));
+  auto next_removed = removed.begin();
+  std::vector<std::pair<int64_t, uint32_t>> found;  // one look-up's (subject, class)
+  std::vector<uint32_t> classes;
   for (size_t start = 0; start < subjects.size(); start += kSubjectsPerQuery) {
     const size_t end = std::min(subjects.size(), start + kSubjectsPerQuery);
     const std::string ids = JsonArray(subjects.begin() + static_cast<std::ptrdiff_t>(start),
                                       subjects.begin() + static_cast<std::ptrdiff_t>(end));
     QUARRY_TRY(select->Bind(1, std::string_view(ids)));
+    found.clear();
     for (;;) {
       QUARRY_ASSIGN_OR_RETURN(const bool has_row, select->Step());
       if (!has_row) break;
-      classes[select->ColumnInt64(0)].push_back(select->ColumnInt64(1));
+      const auto cls = notify_classes_.find(select->ColumnInt64(1));
+      if (cls == notify_classes_.end()) continue;  // the query names only notify classes
+      found.emplace_back(select->ColumnInt64(0), ClassPosition(cls->second));
     }
     select->Reset();
+    // Each removed type's subject has a row that counts, so it is among `subjects`.
+    for (; next_removed != removed.end() && next_removed->first <= subjects[end - 1]; ++next_removed) {
+      found.push_back(*next_removed);
+    }
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    for (size_t i = 0; i < found.size();) {
+      classes.clear();
+      const int64_t subject = found[i].first;
+      for (; i < found.size() && found[i].first == subject; ++i) classes.push_back(found[i].second);
+      table.Add(subject, classes);
+    }
   }
-  return classes;
+  table.subjects.shrink_to_fit();
+  table.set_of.shrink_to_fit();
+  return table;
 }
 
 // Per triple, the first and last row change decide: present before the transaction (its
@@ -364,31 +490,34 @@ Result<std::unordered_map<int64_t, std::vector<int64_t>>> ChangeCapture::NotifyC
 // the slow path) go through the netting map; the others are single inserts. A batch that only
 // adds (a contacts batch save: ~80 rows per contact, one transaction) never builds the map,
 // whose million nodes were ~10% of quarry-store's time on such a save (issue 7).
-void ChangeCapture::Net(RowBuffer& rows) {
+ChangeCapture::Verdicts ChangeCapture::Net(const RowBuffer& rows) {
   auto key_of = [](const RowChange& row) {
     return TripleKey{row.subject, row.value, row.property & kSlotMask, row.graph};
   };
+  if (!rows.may_have_deletes()) return Verdicts::AllAfter();
+  Verdicts verdicts(rows.size());
+  RowChange row;
+  size_t position = 0;
   std::unordered_set<size_t> deleted_hashes;
-  for (size_t position = 0; position < rows.size(); ++position) {
-    const RowChange& row = rows[position];
+  for (RowBuffer::Reader reader(rows); reader.Next(row, position);) {
     if (!(row.property & kInsert)) deleted_hashes.insert(HashOf(key_of(row)));
   }
   std::unordered_map<TripleKey, size_t, TripleKeyHash> first_of;
-  for (size_t position = 0; position < rows.size(); ++position) {
-    RowChange& row = rows[position];
+  for (RowBuffer::Reader reader(rows); reader.Next(row, position);) {
     const bool insert = (row.property & kInsert) != 0;
     if (insert && (deleted_hashes.empty() || !deleted_hashes.count(HashOf(key_of(row))))) {
-      row.property |= kAfter;
+      verdicts.Set(position, kAfter);
       continue;
     }
     const auto [first, added] = first_of.try_emplace(key_of(row), position);
     if (added) {
-      row.property |= insert ? kAfter : kBefore;
+      verdicts.Set(position, insert ? kAfter : kBefore);
     } else {
-      RowChange& first_row = rows[first->second];
-      first_row.property = insert ? first_row.property | kAfter : first_row.property & ~kAfter;
+      const uint8_t verdict = verdicts[first->second];
+      verdicts.Set(first->second, insert ? verdict | kAfter : verdict & ~kAfter);
     }
   }
+  return verdicts;
 }
 
 Result<CommittedChanges> ChangeCapture::Collect() {
@@ -396,77 +525,96 @@ Result<CommittedChanges> ChangeCapture::Collect() {
   const std::vector<int64_t> graphs = std::move(graphs_);
   ForgetRows();
   CommittedChanges changes;
-  Net(rows);
-  auto counts = [](const RowChange& row) { return (row.property & (kBefore | kAfter)) != 0; };
-  // A subject's rows come in runs: the vector holds each run's subject, then each once.
+  const Verdicts verdicts = Net(rows);
+  RowChange row;
+  size_t position = 0;
+  // The subjects of the rows that count, each once. A subject's rows come in runs, but the
+  // bulk path's multi-row INSERTs interleave hundreds of subjects: repeats are caught by a
+  // small table of recent subjects, and the vector is sorted and made unique whenever it is
+  // full, before it may grow (a vector of every run's subject was ~800,000 IDs, 6 MiB and more
+  // while doubling, at the top of a batch save's peak; issue 7).
   std::vector<int64_t> subjects;
-  for (size_t position = 0; position < rows.size(); ++position) {
-    const RowChange& row = rows[position];
-    if (counts(row) && (subjects.empty() || subjects.back() != row.subject)) {
-      subjects.push_back(row.subject);
-    }
-  }
-  std::sort(subjects.begin(), subjects.end());
-  subjects.erase(std::unique(subjects.begin(), subjects.end()), subjects.end());
-  QUARRY_ASSIGN_OR_RETURN(auto classes_of, NotifyClassesOf(subjects));
-  subjects = {};
+  // The subjects pushed last, direct-mapped by ID: most repeats go no further.
+  std::vector<int64_t> recent(1024, 0);
+  auto sort_unique = [&subjects] {
+    std::sort(subjects.begin(), subjects.end());
+    subjects.erase(std::unique(subjects.begin(), subjects.end()), subjects.end());
+  };
   // A type this transaction removed still counts: the triples of a deleted resource are
   // reported under the class it had.
-  for (size_t position = 0; position < rows.size(); ++position) {
-    const RowChange& row = rows[position];
-    if (!(row.property & kBefore) || (row.property & kSlotMask) != rdf_type_slot_) continue;
-    const auto type = static_cast<int64_t>(row.value);
-    if (notify_classes_.count(type)) classes_of[row.subject].push_back(type);
+  std::vector<std::pair<int64_t, uint32_t>> removed;
+  for (RowBuffer::Reader reader(rows); reader.Next(row, position);) {
+    const uint8_t verdict = verdicts[position];
+    if (!verdict) continue;
+    if ((verdict & kBefore) && (row.property & kSlotMask) == rdf_type_slot_) {
+      const auto cls = notify_classes_.find(static_cast<int64_t>(row.value));
+      if (cls != notify_classes_.end()) removed.emplace_back(row.subject, ClassPosition(cls->second));
+    }
+    int64_t& seen = recent[static_cast<uint64_t>(row.subject) % recent.size()];
+    if (seen == row.subject && !subjects.empty()) continue;
+    seen = row.subject;
+    if (subjects.size() == subjects.capacity() && subjects.size() >= 1024) {
+      sort_unique();
+      // Still more than half full: grow now, or the next few pushes would sort it all again.
+      if (2 * subjects.size() > subjects.capacity()) subjects.reserve(2 * subjects.capacity());
+    }
+    subjects.push_back(row.subject);
   }
-  for (auto& [subject, class_ids] : classes_of) {
-    std::sort(class_ids.begin(), class_ids.end());
-    class_ids.erase(std::unique(class_ids.begin(), class_ids.end()), class_ids.end());
-  }
+  sort_unique();
+  std::sort(removed.begin(), removed.end());
+  QUARRY_ASSIGN_OR_RETURN(const SubjectClasses classes_of, NotifyClassesOf(subjects, removed));
+  subjects = {};
+  removed = {};
+  // A subject's notify class positions, through a direct-mapped cache of recent answers: the
+  // bulk path interleaves the rows of a few hundred subjects with consecutive IDs.
+  constexpr size_t kCacheSlots = 1024;
+  std::vector<std::pair<int64_t, const std::vector<uint32_t>*>> cache(kCacheSlots,
+                                                                      {0, nullptr});
+  auto classes_for = [&](int64_t subject) -> const std::vector<uint32_t>& {
+    auto& [cached, classes] = cache[static_cast<uint64_t>(subject) % kCacheSlots];
+    if (!classes || cached != subject) {
+      classes = &classes_of.Of(subject);
+      cached = subject;
+    }
+    return *classes;
+  };
   // Each set's size first: a batch save's million quads grown by doubling held the old and
   // the new array at once and up to twice the quads.
   std::map<size_t, ClassChangeSet> by_class;  // by position in the ontology
   std::map<size_t, std::pair<size_t, size_t>> sizes;  // (deletes, inserts) by position
-  for (size_t position = 0; position < rows.size(); ++position) {
-    const RowChange& row = rows[position];
-    if (!counts(row)) continue;
-    const auto found = classes_of.find(row.subject);
-    if (found == classes_of.end()) continue;
-    for (const int64_t class_id : found->second) {
-      auto& [deletes, inserts] =
-          sizes[static_cast<size_t>(notify_classes_.at(class_id) - ontology_.classes().data())];
-      deletes += (row.property & kBefore) ? 1 : 0;
-      inserts += (row.property & kAfter) ? 1 : 0;
+  for (RowBuffer::Reader reader(rows); reader.Next(row, position);) {
+    const uint8_t verdict = verdicts[position];
+    if (!verdict) continue;
+    for (const uint32_t class_position : classes_for(row.subject)) {
+      auto& [deletes, inserts] = sizes[class_position];
+      deletes += (verdict & kBefore) ? 1 : 0;
+      inserts += (verdict & kAfter) ? 1 : 0;
     }
   }
-  for (const auto& [position, size] : sizes) {
-    by_class[position].deletes.reserve(size.first);
-    by_class[position].inserts.reserve(size.second);
+  for (const auto& [class_position, size] : sizes) {
+    ClassChangeSet& set = by_class[class_position];
+    set.class_iri = ontology_.classes()[class_position].iri;
+    set.deletes.reserve(size.first);
+    set.inserts.reserve(size.second);
   }
-  const std::vector<int64_t> no_classes;
-  for (size_t position = 0; position < rows.size(); ++position) {
+  sizes.clear();
+  for (RowBuffer::Reader reader(rows); reader.Next(row, position);) {
     rows.ReleaseBefore(position);  // the sets grow as the rows go
-    const RowChange& row = rows[position];
-    if (!counts(row)) continue;
+    const uint8_t verdict = verdicts[position];
+    if (!verdict) continue;
     const PropertyRef& property = properties_[row.property & kSlotMask];
-    const ChangedQuad quad{
-        graphs[row.graph], row.subject, property.id,
-        property.property->type == ontology::ValueType::kResource ? static_cast<int64_t>(row.value)
-                                                                  : 0};
-    const auto found = classes_of.find(quad.subject);
-    const std::vector<int64_t>& class_ids = found == classes_of.end() ? no_classes : found->second;
-    for (const int64_t class_id : class_ids) {
-      const ontology::Class* cls = notify_classes_.at(class_id);
-      ClassChangeSet& set =
-          by_class[static_cast<size_t>(cls - ontology_.classes().data())];
-      set.class_iri = cls->iri;
-      if (row.property & kBefore) set.deletes.push_back(quad);
-      if (row.property & kAfter) set.inserts.push_back(quad);
+    const ChangedQuad quad(graphs[row.graph], row.subject, property.id,
+                           row.literal ? 0 : static_cast<int64_t>(row.value));
+    for (const uint32_t class_position : classes_for(row.subject)) {
+      ClassChangeSet& set = by_class[class_position];
+      if (verdict & kBefore) set.deletes.push_back(quad);
+      if (verdict & kAfter) set.inserts.push_back(quad);
     }
-    if (property.property->writeback) changes.writeback[quad.subject].push_back(quad.predicate);
+    if (property.property->writeback) changes.writeback[row.subject].push_back(property.id);
   }
   rows.clear();
   rows_.TakeSpareFrom(rows);  // the next transaction writes its rows into it
-  for (auto& [position, set] : by_class) changes.classes.push_back(std::move(set));
+  for (auto& [class_position, set] : by_class) changes.classes.push_back(std::move(set));
   for (auto& [subject, properties] : changes.writeback) {
     std::sort(properties.begin(), properties.end());
     properties.erase(std::unique(properties.begin(), properties.end()), properties.end());

@@ -40,7 +40,9 @@ class UpdateExecutor;
 
 struct StoreOptions {
   std::filesystem::path directory;  // holds meta.db and the lock file; created when missing
-  // Ontology files; empty = the project's ontology/ (installed beside the binaries).
+  // Ontology files; empty = the project's ontology/ (installed beside the binaries). Read only
+  // by a connection that holds the lock: a read-only one follows the ontology stored in the
+  // database (the writer's), and shares the writer's Ontology object in the same process.
   std::filesystem::path ontology_dir;
   bool read_only = false;  // never write, even when the lock is free
   // Open mode (SCHEMA.md "Open mode", `--ontology none`): a new database follows only the

@@ -237,8 +237,11 @@ Result<void> TripleWriter::InsertFulltextRows(const std::vector<int64_t>& subjec
     }
     for (const int64_t subject : unknown) groups[signature_of[subject]].push_back(subject);
   }
-  std::vector<Statement> selects;
-  selects.reserve(groups.size());
+  // Signatures whose classes give the same full-text properties share one SQL text: one read
+  // for all of them. A read per signature borrowed that text from the statement cache while an
+  // earlier one still held it, so each duplicate compiled a statement of its own (~1.2 M
+  // instructions) in every transaction.
+  std::map<std::string_view, std::vector<int64_t>> reads;
   for (const auto& [signature, members] : groups) {
     auto sql = fts_select_by_signature_.find(signature);
     if (sql == fts_select_by_signature_.end()) {
@@ -258,10 +261,16 @@ Result<void> TripleWriter::InsertFulltextRows(const std::vector<int64_t>& subjec
                                    ontology_, "R.ID IN (SELECT value FROM json_each(?1))", applicable))
                 .first;
     }
+    std::vector<int64_t>& read = reads[sql->second];
+    read.insert(read.end(), members.begin(), members.end());
+  }
+  std::vector<Statement> selects;
+  selects.reserve(reads.size());
+  for (const auto& [sql, members] : reads) {
     std::string member_ids = "[";
     for (size_t i = 0; i < members.size(); ++i) member_ids += (i ? "," : "") + std::to_string(members[i]);
     member_ids += ']';
-    QUARRY_ASSIGN_OR_RETURN(Statement select, db_.cache().Borrow(sql->second));
+    QUARRY_ASSIGN_OR_RETURN(Statement select, db_.cache().Borrow(sql));
     QUARRY_TRY(select.Bind(1, std::string_view(member_ids)));
     selects.push_back(std::move(select));
   }

@@ -36,6 +36,12 @@ class LockedStore final : public IndexStore {
     const std::lock_guard lock(mutex_);
     return counting_.Children(folder_iris);
   }
+  // Forwarded as such: the crawl's query without the files' IRIs, as ConnectionIndexStore has it.
+  Result<std::unordered_map<std::string, KnownChildren>> ChildrenToCompare(
+      const std::vector<std::string>& folder_iris) override {
+    const std::lock_guard lock(mutex_);
+    return counting_.ChildrenToCompare(folder_iris);
+  }
   Result<std::optional<KnownChild>> Lookup(const std::string& uri) override {
     const std::lock_guard lock(mutex_);
     return counting_.Lookup(uri);
@@ -70,11 +76,13 @@ class LockedStore final : public IndexStore {
 };
 
 struct MinerRun {
+  // `ask_ahead`: the crawler asks known children on its own thread, through the same store.
   explicit MinerRun(const std::filesystem::path& root,
-                    std::chrono::milliseconds idle_wait = std::chrono::minutes(1))
+                    std::chrono::milliseconds idle_wait = std::chrono::minutes(1), bool ask_ahead = false)
       : store(embedded) {
     MinerOptions options;
     options.idle_wait = idle_wait;
+    if (ask_ahead) options.ahead_store = &store;
     options.config = DefaultConfig(UserDirs{"/nonexistent", {}});
     options.config.roots = {{root, true}};
     options.config.pause_on_battery = false;
@@ -196,6 +204,38 @@ TEST_CASE("Miner: 100 new files in one folder cost one query and one transaction
   const auto after_single = run.store.counts();
   CHECK(after_single.lookups - before_single.lookups == 1);
   CHECK(after_single.children_queries - before_single.children_queries == 0);
+}
+
+// A marker file appearing in a watched folder: the monitor re-crawls that folder and every file
+// the store knows in it goes. The crawl asks the folder's known children with their IRIs in its
+// one query; asked without them first, the deletes needed a second query for the IRIs.
+TEST_CASE("Miner: a marker appearing in a folder removes its files with one children query") {
+  quarry::testing::TempDir dir;
+  const std::filesystem::path root = dir.path() / "root";
+  std::filesystem::create_directories(root / "sub");
+  for (int i = 0; i < 3; ++i) WriteFile(root / "sub" / fmt::format("f{}.txt", i), "indexed");
+  WriteFile(root / "kept.txt", "outside the marked folder");
+  bool ask_ahead = false;
+  SUBCASE("known children asked on the miner's thread") {}
+  SUBCASE("known children asked ahead on the crawler's thread") { ask_ahead = true; }
+  MinerRun run(root, std::chrono::minutes(1), ask_ahead);
+  run.WaitForIdle();
+  const std::string sub_prefix = FileUri((root / "sub" / "f").string());
+  run.WaitForCount(sub_prefix, 3);
+
+  const int cookie = run.status.Pause("test", "marker");
+  const auto before = run.store.counts();
+  WriteFile(root / "sub" / ".nomedia", "");
+  REQUIRE(run.status.Resume(cookie).ok());
+  run.WaitForCount(sub_prefix, 0);
+  run.WaitForIdle();
+  const auto after = run.store.counts();
+  CHECK(after.children_queries - before.children_queries == 1);
+  CHECK(after.lookups - before.lookups == 0);
+  CHECK(after.updates - before.updates == 3);
+  // The folder itself stays a resource of its parent; the files outside it are untouched.
+  CHECK(run.store.Value(run.CountSparql(FileUri((root / "sub").string()))) == "1");
+  CHECK(run.store.Value(run.CountSparql(FileUri((root / "kept").string()))) == "1");
 }
 
 // The loop waits 10 minutes when nothing is due (paused included): only the wake of the Resume

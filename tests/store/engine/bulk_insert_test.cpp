@@ -13,12 +13,10 @@
 #include <sqlite3.h>
 
 #include "store/engine/flat_set.h"
-#include "store/engine/sqlite/transaction.h"
 #include "store/engine/triple_writer.h"
 #include "store/engine/triple_writer_ids.h"
-#include "store/engine/update_executor.h"
-#include "store/sparql/parser.h"
 #include "tests/store/engine/store_test_util.h"
+#include "tests/store/engine/writer_session.h"
 
 namespace quarry::testing {
 namespace {
@@ -346,21 +344,13 @@ TEST_CASE("bulk path: a resource flushed and typed again in one transaction") {
 // resource buffered until COMMIT; after an operation the buffer is written once it holds 4,096.
 TEST_CASE("bulk path: an operation that leaves thousands of new resources buffered writes them") {
   TestStore store;
-  engine::TripleWriter writer(store->database(), store->ontology());
-  engine::UpdateExecutor executor(store->database(), store->ontology(), writer);
-  auto transaction =
-      engine::Transaction::Begin(store->database(), engine::TransactionMode::kImmediate);
-  REQUIRE(transaction.ok());
+  WriterSession session(store);
   const auto insert_songs = [&](int first, int count) {
     std::string text = kPrefixes + "INSERT DATA {\n";
     for (int i = first; i < first + count; ++i) {
       text += fmt::format("<urn:b{0}> a ex:Song ; ex:title \"title {0}\" .\n", i);
     }
-    auto update = sparql::ParseUpdate(text + "}", sparql::ParseOptions{});
-    REQUIRE(update.ok());
-    auto done = executor.Execute(*update);
-    INFO((done ? std::string() : done.error().ToString()));
-    REQUIRE(done.ok());
+    session.Execute(text + "}");
   };
   // Read through the writing connection: rows the transaction has written so far.
   const auto songs = [&] { return CountSql(store, "SELECT count(*) FROM \"ex:Song\""); };
@@ -370,8 +360,7 @@ TEST_CASE("bulk path: an operation that leaves thousands of new resources buffer
   CHECK(songs() == 4100);
   insert_songs(4100, 10);
   CHECK(songs() == 4100);
-  REQUIRE(writer.Finish().ok());
-  REQUIRE(transaction->Commit().ok());
+  session.Commit();
   CHECK(songs() == 4110);
   CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:b4099> ex:title ?t }") == Rows{"title 4099"});
   CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:b4109> ex:title ?t }") == Rows{"title 4109"});
@@ -381,17 +370,8 @@ TEST_CASE("bulk path: an operation that leaves thousands of new resources buffer
 // kMaxBulkStatements, the least recently used finalized: many shapes write every row still.
 TEST_CASE("bulk path: past its bound of prepared shapes the writer finalizes old ones and writes every row") {
   TestStore store;
-  engine::TripleWriter writer(store->database(), store->ontology());
-  engine::UpdateExecutor executor(store->database(), store->ontology(), writer);
-  auto transaction =
-      engine::Transaction::Begin(store->database(), engine::TransactionMode::kImmediate);
-  REQUIRE(transaction.ok());
-  {
-    auto artist = sparql::ParseUpdate(kPrefixes + "INSERT DATA { <urn:artist> a ex:Artist }",
-                                      sparql::ParseOptions{});
-    REQUIRE(artist.ok());
-    REQUIRE(executor.Execute(*artist).ok());
-  }
+  WriterSession session(store);
+  session.Execute(kPrefixes + "INSERT DATA { <urn:artist> a ex:Artist }");
   // 7 column sets x 15 exact row counts: 105 shapes of ex:Song rows (and type rows).
   const std::vector<std::string> columns = {"ex:title \"t{0}\"", "ex:track {0}",
                                             "ex:performer <urn:artist>"};
@@ -407,16 +387,13 @@ TEST_CASE("bulk path: past its bound of prepared shapes the writer finalizes old
         }
         text += " .\n";
       }
-      auto update = sparql::ParseUpdate(text + "}", sparql::ParseOptions{});
-      REQUIRE(update.ok());
-      auto done = executor.Execute(*update);
-      INFO((done ? std::string() : done.error().ToString()));
-      REQUIRE(done.ok());
-      REQUIRE(writer.Finish().ok());  // writes the buffered rows: one statement of this shape
-      peak = std::max(peak, writer.bulk_statement_count());
+      session.Execute(text + "}");
+      // Writes the buffered rows: one statement of this shape.
+      REQUIRE(session.writer().Finish().ok());
+      peak = std::max(peak, session.writer().bulk_statement_count());
     }
   }
-  REQUIRE(transaction->Commit().ok());
+  session.Commit();
   CHECK(peak == engine::TripleWriter::kMaxBulkStatements);
   CHECK(CountSql(store, "SELECT count(*) FROM \"ex:Song\"") == song);
   CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:s0> ex:title ?t }") == Rows{"t0"});

@@ -5,10 +5,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "store/engine/sql_profile.h"
 #include "tests/store/engine/function_test_util.h"
 
 namespace quarry::testing {
@@ -261,6 +263,43 @@ TEST_CASE("full-text rows: a batch of several classes is one FTS5 flush, searcha
   CHECK(Search(store, "sun") == Rows{"urn:a1", "urn:s1", "urn:s2"});
   CHECK(Search(store, "moon") == Rows{"urn:e1", "urn:m1", "urn:s1", "urn:x1"});  // s1's lyrics
   CHECK(Search(store, "blue").empty());
+}
+
+TEST_CASE("full-text rows: classes with the same full-text properties are read by one statement") {
+  // ex:Element, ex:Media and ex:Song resources have three class signatures but the same
+  // full-text columns (all of ex:Element's): their rows are read by one statement per
+  // transaction, not one per signature (each extra one compiled a statement of its own while
+  // the first held the cached one: TripleWriter::InsertFulltextRows).
+  TempDir dir;
+  TestStore store;
+  auto profile = engine::SqlProfile::Attach(store->database().handle(), dir.path() / "sql.tsv");
+  const auto reads = [&] {
+    std::vector<uint64_t> runs;
+    for (const auto& [sql, totals] : profile->totals()) {
+      if (sql.find("FROM indexed") != std::string::npos) runs.push_back(totals.runs);
+    }
+    std::sort(runs.begin(), runs.end());
+    return runs;
+  };
+  const auto batch = [](int n) {
+    return std::vector<std::string>{
+        kFunctionPrefixes + fmt::format(R"(INSERT DATA {{
+          <urn:s{0}> a ex:Song ; ex:title "Blue moon {0}" .
+          <urn:a{0}> a ex:Artist ; ex:name "Moon Unit {0}" . }})", n),
+        kFunctionPrefixes + fmt::format(R"(INSERT DATA {{
+          <urn:m{0}> a ex:Media ; ex:title "Moon landing {0}" .
+          <urn:e{0}> a ex:Element ; ex:keyword "moon", "rock{0}" . }})", n)};
+  };
+  REQUIRE(store->UpdateBatch(batch(1)).ok());
+  CHECK(reads() == std::vector<uint64_t>{1, 1});  // the ex:Element family's and ex:Artist's
+  REQUIRE(store->UpdateBatch(batch(2)).ok());
+  CHECK(reads() == std::vector<uint64_t>{2, 2});
+  profile.reset();
+  CHECK(Search(store, "moon") ==
+        Rows{"urn:a1", "urn:a2", "urn:e1", "urn:e2", "urn:m1", "urn:m2", "urn:s1", "urn:s2"});
+  CHECK(Search(store, "rock2") == Rows{"urn:e2"});
+  CHECK(Search(store, "landing") == Rows{"urn:m1", "urn:m2"});
+  CHECK(store->database().Exec("INSERT INTO fts5(fts5) VALUES ('integrity-check')").ok());
 }
 
 TEST_CASE("full-text rows: a failed update in a batch leaves the index as it was") {

@@ -7,14 +7,12 @@
 #include <algorithm>
 
 #include "store/engine/sql_value_io.h"
-#include "store/engine/sqlite/transaction.h"
-#include "store/engine/triple_writer.h"
-#include "store/engine/update_executor.h"
 #include "store/schema/names.h"
 #include "store/engine/query_executor.h"
 #include "store/sparql/parser.h"
 #include "store/sparql/translate/translator.h"
 #include "tests/store/engine/store_test_util.h"
+#include "tests/store/engine/writer_session.h"
 
 namespace quarry::testing {
 namespace {
@@ -31,17 +29,9 @@ sparql::ParseOptions Options() {
 
 // The old path: the whole request parsed into an AST, then executed.
 void UpdateThroughAst(TestStore& store, const std::string& text) {
-  auto update = sparql::ParseUpdate(text, Options());
-  REQUIRE(update.ok());
-  engine::TripleWriter writer(store->database(), store->ontology());
-  engine::UpdateExecutor executor(store->database(), store->ontology(), writer);
-  auto transaction = engine::Transaction::Begin(store->database(), engine::TransactionMode::kImmediate);
-  REQUIRE(transaction.ok());
-  auto done = executor.Execute(*update);
-  INFO((done ? std::string() : done.error().ToString()));
-  REQUIRE(done.ok());
-  REQUIRE(writer.Finish().ok());
-  REQUIRE(transaction->Commit().ok());
+  WriterSession session(store);
+  session.Execute(text, Options());
+  session.Commit();
 }
 
 // Every stored value, type row, mirror and graph of the test ontology, with resources named by
