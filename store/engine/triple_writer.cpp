@@ -224,7 +224,13 @@ Result<void> TripleWriter::Insert(int64_t graph, int64_t subject, const Property
       QUARRY_ASSIGN_OR_RETURN(const bool buffered, InsertFresh(fresh->second, graph, subject, predicate,
                                                                value, object, replace));
       if (buffered) return Ok();
-      QUARRY_TRY(FlushFresh());
+      // A subject whose buffer holds no class row (a resource flushed earlier in this
+      // transaction and typed again: the tag a later request of a batch save states again)
+      // has every row the value can go to written already, and no buffered row a trigger of
+      // the UPDATE could reach: the buffer of the other resources stays. Flushing it here
+      // wrote a streamed 3,200-contact save in ~40 small flushes, compiling 1,871 multi-row
+      // INSERTs of odd sizes (19 % of its instructions, issue 7).
+      if (!fresh->second.classes.empty()) QUARRY_TRY(FlushFresh());
     }
     return InsertSingle(graph, subject, predicate, value, object, replace);
   }

@@ -56,9 +56,21 @@ class TripleWriter {
  public:
   TripleWriter(Database& db, const ontology::Ontology& ontology);
 
-  // The bulk path's multi-row INSERTs kept prepared at most (BulkStatement), and how many are.
-  static constexpr size_t kMaxBulkStatements = 64;
+  // The bulk path's multi-row INSERTs kept prepared (BulkStatement): at most this many, holding
+  // at most this much SQLite heap (their own report, SQLITE_STMTSTATUS_MEMUSED). The count alone
+  // was 64, fewer than the ~80 shapes (class, columns, row count) a contacts batch save cycles
+  // through at each flush: least recently used, each was finalized just before its next use and
+  // compiled again, 441 compiles of ~0.8 M instructions in a 3,200-contact save (issue 7). Those
+  // hold ~35 KiB each on average, a 200-row INSERT of a wide class up to ~280 KiB.
+  static constexpr size_t kMaxBulkStatements = 256;
+  static constexpr size_t kMaxBulkStatementBytes = size_t{8} << 20;
   size_t bulk_statement_count() const { return bulk_statements_.size(); }
+  size_t bulk_statement_bytes() const { return bulk_statement_bytes_; }
+  // Tests: smaller bounds, to reach them with a few shapes.
+  void set_bulk_statement_bounds(size_t count, size_t bytes) {
+    max_bulk_statements_ = count;
+    max_bulk_statement_bytes_ = bytes;
+  }
 
   // The ID of an IRI, created when missing; blank nodes get fresh IDs per scope.
   Result<int64_t> IdOf(const RdfTerm& resource, BlankScope& blanks);
@@ -286,8 +298,16 @@ class TripleWriter {
   // the most recently used first. Bounded (least recently used finalized): a key is a class,
   // a column set and a row count, so a writer fed varied resources for days compiled an
   // unbounded number of them, each up to a few hundred KiB of SQLite heap (issue 7).
-  using BulkStatements = std::list<std::pair<std::string, Statement>>;
+  struct BulkEntry {
+    std::string key;
+    Statement statement;
+    size_t bytes;  // SQLITE_STMTSTATUS_MEMUSED when prepared
+  };
+  using BulkStatements = std::list<BulkEntry>;
   BulkStatements bulk_statements_;
+  size_t bulk_statement_bytes_ = 0;  // the sum of their bytes
+  size_t max_bulk_statements_ = kMaxBulkStatements;
+  size_t max_bulk_statement_bytes_ = kMaxBulkStatementBytes;
   std::unordered_map<std::string_view, BulkStatements::iterator> bulk_index_;  // keys: in the list
   Result<Statement*> BulkStatement(const std::string& key, const std::function<std::string()>& sql);
 };

@@ -12,6 +12,8 @@
 #include <bit>
 #include <iterator>
 
+#include <sqlite3.h>
+
 #include "store/engine/triple_writer.h"
 
 namespace quarry::engine {
@@ -51,16 +53,22 @@ Result<Statement*> TripleWriter::BulkStatement(const std::string& key,
                                                const std::function<std::string()>& sql) {
   if (const auto found = bulk_index_.find(key); found != bulk_index_.end()) {
     bulk_statements_.splice(bulk_statements_.begin(), bulk_statements_, found->second);
-    return &found->second->second;
+    return &found->second->statement;
   }
   QUARRY_ASSIGN_OR_RETURN(Statement statement, db_.Prepare(sql(), /*persistent=*/true));
-  if (bulk_statements_.size() >= kMaxBulkStatements) {  // the least recently used goes
-    bulk_index_.erase(bulk_statements_.back().first);
+  const auto bytes = static_cast<size_t>(
+      std::max(0, sqlite3_stmt_status(statement.handle(), SQLITE_STMTSTATUS_MEMUSED, 0)));
+  // The least recently used go (never the new one, however large).
+  while (!bulk_statements_.empty() && (bulk_statements_.size() >= max_bulk_statements_ ||
+                                       bulk_statement_bytes_ + bytes > max_bulk_statement_bytes_)) {
+    bulk_statement_bytes_ -= bulk_statements_.back().bytes;
+    bulk_index_.erase(bulk_statements_.back().key);
     bulk_statements_.pop_back();
   }
-  bulk_statements_.emplace_front(key, std::move(statement));
-  bulk_index_.emplace(bulk_statements_.front().first, bulk_statements_.begin());
-  return &bulk_statements_.front().second;
+  bulk_statements_.push_front(BulkEntry{key, std::move(statement), bytes});
+  bulk_statement_bytes_ += bytes;
+  bulk_index_.emplace(bulk_statements_.front().key, bulk_statements_.begin());
+  return &bulk_statements_.front().statement;
 }
 
 const TripleWriter::FreshValue* TripleWriter::FreshResource::Find(const Property* property) const {

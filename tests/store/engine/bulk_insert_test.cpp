@@ -371,6 +371,8 @@ TEST_CASE("bulk path: an operation that leaves thousands of new resources buffer
 TEST_CASE("bulk path: past its bound of prepared shapes the writer finalizes old ones and writes every row") {
   TestStore store;
   WriterSession session(store);
+  constexpr size_t kBound = 64;  // fewer than the shapes below (the default is more)
+  session.writer().set_bulk_statement_bounds(kBound, engine::TripleWriter::kMaxBulkStatementBytes);
   session.Execute(kPrefixes + "INSERT DATA { <urn:artist> a ex:Artist }");
   // 7 column sets x 15 exact row counts: 105 shapes of ex:Song rows (and type rows).
   const std::vector<std::string> columns = {"ex:title \"t{0}\"", "ex:track {0}",
@@ -394,7 +396,7 @@ TEST_CASE("bulk path: past its bound of prepared shapes the writer finalizes old
     }
   }
   session.Commit();
-  CHECK(peak == engine::TripleWriter::kMaxBulkStatements);
+  CHECK(peak == kBound);
   CHECK(CountSql(store, "SELECT count(*) FROM \"ex:Song\"") == song);
   CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:s0> ex:title ?t }") == Rows{"t0"});
   CHECK(store.Rows(kPrefixes + "SELECT count(?t) { ?s ex:track ?t }") == Rows{"480"});
@@ -459,6 +461,63 @@ TEST_CASE("bulk path: flushes of many sizes write every row with a bounded set o
   }
   CHECK(!song_inserts.empty());
   CHECK(song_inserts.size() <= 18);
+}
+
+// Issue 7: the prepared multi-row INSERTs are bounded by the SQLite heap they hold too, not
+// only by their count (a 200-row INSERT of a wide class holds ~280 KiB).
+TEST_CASE("bulk path: the prepared shapes stay within their byte bound and write every row") {
+  TestStore store;
+  WriterSession session(store);
+  constexpr size_t kBytes = 48 << 10;
+  session.writer().set_bulk_statement_bounds(1000, kBytes);
+  int song = 0;
+  size_t peak_count = 0;
+  for (int count = 1; count <= 40; ++count) {
+    std::string text = kPrefixes + "INSERT DATA {\n";
+    for (int i = 0; i < count; ++i, ++song) {
+      text += fmt::format("<urn:s{0}> a ex:Song ; ex:title \"t{0}\" ; ex:track {0} .\n", song);
+    }
+    session.Execute(text + "}");
+    REQUIRE(session.writer().Finish().ok());
+    CHECK(session.writer().bulk_statement_bytes() <= kBytes);
+    peak_count = std::max(peak_count, session.writer().bulk_statement_count());
+  }
+  CHECK(peak_count > 1);
+  CHECK(peak_count < 40);  // the byte bound finalized some
+  session.Commit();
+  CHECK(CountSql(store, "SELECT count(*) FROM \"ex:Song\"") == song);
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:s819> ex:title ?t }") == Rows{"t819"});
+}
+
+// Issue 7: a batch save's later request states a resource an earlier flush wrote again (a
+// contact's tag): its value goes to the written row, and the buffer of the request's other new
+// resources stays (writing it there made ~40 small flushes of a 3,200-contact save).
+TEST_CASE("bulk path: a value of a flushed resource typed again leaves the other new resources buffered") {
+  TestStore store;
+  {
+    WriterSession session(store);
+    session.Execute(kPrefixes + "INSERT DATA { <urn:tag> a ex:Artist ; ex:name \"Tag\" }");
+    REQUIRE(session.writer().Flush().ok());
+    session.Execute(kPrefixes +
+                    "INSERT DATA { <urn:new> a ex:Song ; ex:title \"new\" .\n"
+                    "              <urn:tag> a ex:Artist ; ex:name \"Tag\" }");
+    const auto id = session.writer().FindId("urn:new");
+    REQUIRE(id.ok());
+    REQUIRE(id->has_value());
+    CHECK(session.writer().Buffered(**id));
+    session.Commit();
+  }
+  CHECK(store.Rows(kPrefixes + "SELECT ?n { <urn:tag> ex:name ?n }") == Rows{"Tag"});
+  CHECK(store.Rows(kPrefixes + "SELECT ?t { <urn:new> ex:title ?t }") == Rows{"new"});
+  CHECK(CountSql(store, "SELECT count(*) FROM \"ex:Artist\"") == 1);
+  // A different value is a second value still (DELETE DATA flushes the buffer first).
+  const std::string error = store.UpdateError(
+      kPrefixes +
+      "INSERT DATA { <urn:a> a ex:Artist ; ex:name \"A\" } ;\n"
+      "DELETE DATA { <urn:none> ex:name \"x\" } ;\n"
+      "INSERT DATA { <urn:b> a ex:Song ; ex:title \"b\" . <urn:a> a ex:Artist ; ex:name \"B\" }");
+  CHECK(error.find("ex:name") != std::string::npos);
+  CHECK(store.Rows(kPrefixes + "SELECT ?n { <urn:a> ex:name ?n }").empty());
 }
 
 }  // namespace
