@@ -5,6 +5,8 @@
 #include <atomic>
 
 #include "store/client/bus_link.h"
+#include "store/ipc/quad_array.h"
+#include "store/ipc/raw_message.h"
 
 namespace quarry {
 namespace {
@@ -21,17 +23,6 @@ std::string QuoteMatchValue(std::string_view value) {
     }
   }
   return quoted + "'";
-}
-
-using WireTriple = sdbus::Struct<int32_t, int32_t, int32_t, int32_t>;
-
-std::vector<ChangedTriple> FromWire(const std::vector<WireTriple>& wire) {
-  std::vector<ChangedTriple> triples;
-  triples.reserve(wire.size());
-  for (const WireTriple& triple : wire) {
-    triples.push_back({triple.get<0>(), triple.get<1>(), triple.get<2>(), triple.get<3>()});
-  }
-  return triples;
 }
 
 }  // namespace
@@ -63,16 +54,16 @@ class Notifier::Impl {
  private:
   void Deliver(sdbus::Message& message) {
     GraphUpdatedEvent event;
-    std::vector<WireTriple> deletes;
-    std::vector<WireTriple> inserts;
     try {
-      message >> event.class_iri >> deletes >> inserts;
+      // The quads straight into the event (quad_array.h, issue 7).
+      message >> event.class_iri;
+      sd_bus_message* const raw = ipc::RawMessage::Of(message);
+      ipc::ReadQuadArray(raw, event.deletes);
+      ipc::ReadQuadArray(raw, event.inserts);
     } catch (const sdbus::Error&) {
       ++malformed_;  // a foreign or broken sender: nothing to hand on
       return;
     }
-    event.deletes = FromWire(deletes);
-    event.inserts = FromWire(inserts);
     callback_(event);
   }
 

@@ -4,30 +4,20 @@
 #include <sdbus-c++/sdbus-c++.h>
 
 #include <chrono>
+#include <span>
 
 #include "store/ipc/dbus_names.h"
 #include "store/ipc/event_loop.h"
 #include "store/ipc/log.h"
+#include "store/ipc/quad_array.h"
+#include "store/ipc/raw_message.h"
 
 namespace quarry::ipc {
 namespace {
 
-// The signal's (graph, subject, predicate, object) struct.
-using WireTriple = sdbus::Struct<int32_t, int32_t, int32_t, int32_t>;
-
 // Resource IDs are SQLite rowids; the signal's fields are int32 (Tracker's wire format), which
 // holds every ID a desktop database reaches.
 int32_t Narrow(int64_t id) { return static_cast<int32_t>(id); }
-
-std::vector<WireTriple> ToWire(const std::vector<engine::ChangedQuad>& quads) {
-  std::vector<WireTriple> wire;
-  wire.reserve(quads.size());
-  for (const engine::ChangedQuad& quad : quads) {
-    wire.emplace_back(Narrow(quad.graph), Narrow(quad.subject), Narrow(quad.predicate),
-                      Narrow(quad.object));
-  }
-  return wire;
-}
 
 }  // namespace
 
@@ -88,9 +78,14 @@ void SignalEmitter::Run() {
 
 void SignalEmitter::EmitGraphUpdated(const engine::ClassChangeSet& emission) {
   try {
-    object_->emitSignal("GraphUpdated")
-        .onInterface(kResourcesInterface)
-        .withArguments(emission.class_iri, ToWire(emission.deletes), ToWire(emission.inserts));
+    // The quads go straight from the batch into the message (quad_array.h, issue 7); the
+    // ChangedQuads already hold the signal's int32 fields (ChangedQuad::WireId).
+    sdbus::Signal signal = object_->createSignal(kResourcesInterface, "GraphUpdated");
+    signal << emission.class_iri;
+    sd_bus_message* const raw = RawMessage::Of(signal);
+    AppendQuadArray(raw, std::span<const engine::ChangedQuad>(emission.deletes));
+    AppendQuadArray(raw, std::span<const engine::ChangedQuad>(emission.inserts));
+    object_->emitSignal(signal);
   } catch (const sdbus::Error& error) {
     LogWarning(fmt::format("cannot emit GraphUpdated: {}", error.what()));
   }

@@ -272,6 +272,32 @@ TEST_CASE("GraphUpdated: one transaction of 10,000 triples splits at 4,096") {
   CHECK(total == 10000);
 }
 
+// Issue 7: the emitter writes a(iiii) through the sd-bus C API (store/ipc/quad_array.h); this
+// listener reads with sdbus-c++'s `>>`, as any unmodified client would.
+TEST_CASE("GraphUpdated: 10,000 inserts, then 10,000 deletes, one signal each, sdbus-c++ reads") {
+  SignalStore store({"--signal-max-triples", "20000"});
+  std::string update = "INSERT DATA {";
+  for (int i = 0; i < 2000; ++i) {
+    update += fmt::format(" <urn:big{}> a ex:Song ; ex:track {} .", i, i);
+  }
+  store.client.Update(update + " }");
+  auto signals = store.listener->WaitGraphUpdated(1);
+  REQUIRE(signals[0].inserts.size() == 10000);
+  CHECK(signals[0].deletes.empty());
+  const int32_t track = store.Ex("track");
+  Triples expected;
+  for (const int i : {0, 1234, 1999}) {
+    const int32_t id = store.Id(fmt::format("urn:big{}", i));
+    expected = Concat(expected, Concat(store.SongTypes(id), {{0, id, track, 0}}));
+  }
+  for (const ChangedTriple& triple : expected) CHECK(Contains(signals[0].inserts, triple));
+
+  store.client.Update("DELETE { ?s a rdfs:Resource } WHERE { ?s a ex:Song }");
+  signals = store.listener->WaitGraphUpdated(2);
+  CHECK(signals[1].inserts.empty());
+  CHECK(Sorted(signals[1].deletes) == Sorted(signals[0].inserts));
+}
+
 TEST_CASE("GraphUpdated: a failed update emits nothing") {
   SignalStore store;
   store.client.Update("INSERT DATA { <urn:s1> a ex:Song ; ex:title \"One\" }");
