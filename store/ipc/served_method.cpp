@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "store/ipc/error_names.h"
@@ -178,7 +179,8 @@ Result<std::vector<std::string>> ReadStrings(sd_bus_message* call) {
   return values;
 }
 
-Result<CallOptions> ReadCallOptions(sd_bus_message* call) {
+Result<CallOptions> ReadCallOptions(sd_bus_message* call,
+                                    std::optional<engine::QueryParameters>* parameters) {
   CallOptions options;
   int r = sd_bus_message_enter_container(call, 'a', "{sv}");
   while (r >= 0 && (r = sd_bus_message_enter_container(call, 'e', "sv")) > 0) {
@@ -188,16 +190,26 @@ Result<CallOptions> ReadCallOptions(sd_bus_message* call) {
     if (r >= 0) r = sd_bus_message_peek_type(call, nullptr, &contents);
     if (r >= 0) r = sd_bus_message_enter_container(call, 'v', contents);
     if (r < 0) break;
-    const std::string name = key;
-    QUARRY_ASSIGN_OR_RETURN(sdbus::Variant value, ReadOptionValue(call, name, contents));
+    std::string name = key;
+    if (parameters != nullptr && name == kParametersOption &&
+        std::string_view(contents) == "a{s(ssss)}") {
+      // Straight into terms, no sdbus::Variant on the way (query_parameters.h).
+      QUARRY_ASSIGN_OR_RETURN(*parameters, ReadParameters(call));
+      options.erase(name);  // the last "parameters" wins, as in the map
+    } else {
+      QUARRY_ASSIGN_OR_RETURN(sdbus::Variant value, ReadOptionValue(call, name, contents));
+      if (parameters != nullptr && name == kParametersOption) parameters->reset();
+      options.insert_or_assign(std::move(name), std::move(value));
+    }
     r = sd_bus_message_exit_container(call);  // the variant
     if (r >= 0) r = sd_bus_message_exit_container(call);  // the entry
-    options.insert_or_assign(name, std::move(value));
   }
   if (r >= 0) r = sd_bus_message_exit_container(call);
   if (r < 0) return ArgumentError(r, "the options");
   return options;
 }
+
+Result<CallOptions> ReadCallOptions(sd_bus_message* call) { return ReadCallOptions(call, nullptr); }
 
 Result<void> AppendStrings(sd_bus_message* reply, const std::vector<std::string>& values) {
   int r = sd_bus_message_open_container(reply, 'a', "s");
@@ -212,12 +224,14 @@ Result<void> AppendStrings(sd_bus_message* reply, const std::vector<std::string>
 Result<QueryCall> ReadQueryCall(sd_bus_message* call, QueryOptionSet set) {
   QueryCall read;
   QUARRY_ASSIGN_OR_RETURN(read.query, ReadString(call));
-  QUARRY_ASSIGN_OR_RETURN(const CallOptions options, ReadCallOptions(call));
+  std::optional<engine::QueryParameters> parameters;
+  QUARRY_ASSIGN_OR_RETURN(const CallOptions options, ReadCallOptions(call, &parameters));
   if (set == QueryOptionSet::kStream) {
     QUARRY_ASSIGN_OR_RETURN(read.options, ParseStreamOptions(options));
   } else {
     QUARRY_ASSIGN_OR_RETURN(read.options.parameters, ParsePlainQueryOptions(options));
   }
+  if (parameters) read.options.parameters = std::move(*parameters);
   return read;
 }
 

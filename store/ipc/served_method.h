@@ -18,6 +18,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -80,6 +81,11 @@ Result<std::string> ReadString(sd_bus_message* call);
 Result<std::vector<std::string>> ReadStrings(sd_bus_message* call);
 // An a{sv} argument; values of the types no option takes are refused naming the key.
 Result<CallOptions> ReadCallOptions(sd_bus_message* call);
+// The same for a query call: a "parameters" option of the right type is read straight into
+// `*parameters` (query_parameters.h ReadParameters) and left out of the map; of another type it
+// stays in the map (where Parse*Options refuses it) and `*parameters` is reset.
+Result<CallOptions> ReadCallOptions(sd_bus_message* call,
+                                    std::optional<engine::QueryParameters>* parameters);
 // Appends `values` as one `as`.
 Result<void> AppendStrings(sd_bus_message* reply, const std::vector<std::string>& values);
 

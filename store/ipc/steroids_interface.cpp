@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -170,9 +171,11 @@ void RegisterSteroids(sdbus::IObject& object, Backend& backend, StreamDrainer& d
                               Error(Errc::kIo, fmt::format("cannot take the descriptor: {}",
                                                            std::strerror(errno))));
         }
-        auto options = ReadCallOptions(call);
+        std::optional<engine::QueryParameters> parameters;
+        auto options = ReadCallOptions(call, &parameters);
         Result<QueryOptions> parsed =
             options ? ParseStreamOptions(*options) : Result<QueryOptions>(options.error());
+        if (parsed && parameters) parsed->parameters = std::move(*parameters);
         Result<void> usable = parsed ? MakeNonBlocking(fd->get()) : Result<void>(parsed.error());
         if (!usable) {
           fd->reset();

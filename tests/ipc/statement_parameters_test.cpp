@@ -6,12 +6,15 @@
 #include <sdbus-c++/sdbus-c++.h>
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "store/common/sparql_quote.h"
 #include "store/ipc/call_options.h"
 #include "store/ipc/query_parameters.h"
+#include "store/ipc/served_method.h"
 #include "tests/client/client_fixture.h"
 
 namespace quarry::testing {
@@ -54,6 +57,131 @@ TEST_CASE(
         std::string::npos);
   CHECK(refused(sdbus::Variant(Wire{{"l", Term("literal", "x", kXsdInteger, "en")}})).find("~l") !=
         std::string::npos);
+}
+
+// A method call built and read back without a bus: sd-bus makes messages on a bus object that
+// was never connected (its start fails for want of an address but leaves it "opening"), as
+// sdbus-c++ does for its Variants.
+class OfflineCall {
+ public:
+  OfflineCall() {
+    REQUIRE(sd_bus_new(&bus_) >= 0);
+    (void)sd_bus_start(bus_);
+    REQUIRE(sd_bus_message_new_method_call(bus_, &message_, "org.quarry.Store1",
+                                           "/org/quarry/Store1", "org.quarry.Test", "Call") >= 0);
+  }
+  ~OfflineCall() {
+    sd_bus_message_unref(message_);
+    sd_bus_unref(bus_);  // no flush: it would wait for the bus that never started
+  }
+  sd_bus_message *get() const { return message_; }
+  // Ends the writing; reading starts at the first argument.
+  void Seal() {
+    REQUIRE(sd_bus_message_seal(message_, 1, 0) >= 0);
+    REQUIRE(sd_bus_message_rewind(message_, 1) >= 0);
+  }
+
+ private:
+  sd_bus *bus_ = nullptr;
+  sd_bus_message *message_ = nullptr;
+};
+
+const QueryParameters kEveryKind = {{"iri", RdfTerm::Iri("urn:a b\"c")},
+                                    {"blank", RdfTerm::Blank("b1")},
+                                    {"plain", RdfTerm::Literal("say \"hi\" } ; DROP ALL #")},
+                                    {"tagged", RdfTerm::Literal("grüße", {}, "de")},
+                                    {"typed", RdfTerm::Literal("42", kXsdInteger)},
+                                    {"empty", RdfTerm::Literal("")}};
+
+TEST_CASE("Statement parameters: every kind of term survives the raw append and read") {
+  OfflineCall call;
+  REQUIRE(ipc::AppendParameters(call.get(), kEveryKind).ok());
+  call.Seal();
+  // The wire type of the option's value, unchanged (query_parameters.h version 1).
+  CHECK(std::string(sd_bus_message_get_signature(call.get(), 1)) == "a{s(ssss)}");
+  const auto received = ipc::ReadParameters(call.get());
+  REQUIRE_MESSAGE(received.ok(), (received ? std::string() : received.error().ToString()));
+  CHECK(*received == kEveryKind);
+}
+
+TEST_CASE("Statement parameters: malformed values read raw are refused, naming the parameter") {
+  struct Case {
+    const char *name, *kind, *datatype, *lang, *named;
+  };
+  for (const Case &bad : {Case{"t", "number", "", "", "~t"}, Case{"a b", "literal", "", "", "~a b"},
+                          Case{"i", "iri", "", "en", "~i"}, Case{"b", "blank", "urn:x", "", "~b"},
+                          Case{"l", "literal", kXsdInteger.c_str(), "en", "~l"}}) {
+    CAPTURE(bad.name);
+    OfflineCall call;
+    REQUIRE(sd_bus_message_append(call.get(), "a{s(ssss)}", 1, bad.name, bad.kind, "1",
+                                  bad.datatype, bad.lang) >= 0);
+    call.Seal();
+    const auto read = ipc::ReadParameters(call.get());
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.error().code() == Errc::kInvalidArgument);
+    CHECK(read.error().ToString().find(bad.named) != std::string::npos);
+  }
+  OfflineCall wrong_type;
+  REQUIRE(sd_bus_message_append(wrong_type.get(), "as", 1, "x") >= 0);
+  wrong_type.Seal();
+  const auto read = ipc::ReadParameters(wrong_type.get());
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.error().ToString().find("'parameters'") != std::string::npos);
+}
+
+TEST_CASE("Statement parameters: a value sd-bus cannot send is refused, naming the parameter") {
+  OfflineCall call;
+  const auto appended =
+      ipc::AppendParameters(call.get(), {{"bad", RdfTerm::Literal(std::string("caf\xe9"))}});
+  REQUIRE_FALSE(appended.ok());
+  CHECK(appended.error().code() == Errc::kInvalidArgument);
+  CHECK(appended.error().ToString().find("~bad") != std::string::npos);
+}
+
+TEST_CASE("Statement parameters: a query call's options read straight into terms") {
+  SUBCASE("the parameters beside another option") {
+    OfflineCall call;
+    sd_bus_message *m = call.get();
+    REQUIRE(sd_bus_message_open_container(m, 'a', "{sv}") >= 0);
+    REQUIRE(sd_bus_message_append(m, "{sv}", "version", "i", 1) >= 0);
+    REQUIRE(sd_bus_message_open_container(m, 'e', "sv") >= 0);
+    REQUIRE(sd_bus_message_append_basic(m, 's', "parameters") >= 0);
+    REQUIRE(sd_bus_message_open_container(m, 'v', "a{s(ssss)}") >= 0);
+    REQUIRE(ipc::AppendParameters(m, kEveryKind).ok());
+    REQUIRE(sd_bus_message_close_container(m) >= 0);
+    REQUIRE(sd_bus_message_close_container(m) >= 0);
+    REQUIRE(sd_bus_message_close_container(m) >= 0);
+    call.Seal();
+    std::optional<QueryParameters> parameters;
+    const auto options = ipc::ReadCallOptions(m, &parameters);
+    REQUIRE_MESSAGE(options.ok(), (options ? std::string() : options.error().ToString()));
+    REQUIRE(parameters.has_value());
+    CHECK(*parameters == kEveryKind);
+    CHECK(options->size() == 1);  // "version" only: the parameters are not in the map
+    CHECK(options->count("version") == 1);
+  }
+  SUBCASE("parameters of another type stay in the map, refused by the option parser") {
+    OfflineCall call;
+    REQUIRE(sd_bus_message_append(call.get(), "a{sv}", 1, "parameters", "s", "x") >= 0);
+    call.Seal();
+    std::optional<QueryParameters> parameters;
+    const auto options = ipc::ReadCallOptions(call.get(), &parameters);
+    REQUIRE(options.ok());
+    CHECK_FALSE(parameters.has_value());
+    const auto parsed = ipc::ParseStreamOptions(*options);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.error().ToString().find("a{s(ssss)}") != std::string::npos);
+  }
+  SUBCASE("a malformed parameter fails the whole call, naming it") {
+    OfflineCall call;
+    REQUIRE(sd_bus_message_append(call.get(), "a{sv}", 1, "parameters", "a{s(ssss)}", 1, "t",
+                                  "number", "1", "", "") >= 0);
+    call.Seal();
+    std::optional<QueryParameters> parameters;
+    const auto options = ipc::ReadCallOptions(call.get(), &parameters);
+    REQUIRE_FALSE(options.ok());
+    CHECK(options.error().ToString().find("~t") != std::string::npos);
+  }
 }
 
 TEST_CASE("Statement parameters: the query options that carry them") {
@@ -117,7 +245,9 @@ TEST_CASE(
     data += fmt::format(" <urn:t:{}> a ex:Song ; ex:title {} .", i, SparqlString(kTitles[i]));
   }
   REQUIRE(writer->Update(data + " }").ok());
-  for (const QueryTransport transport : {QueryTransport::kFdStream, QueryTransport::kPlainDBus}) {
+  // Every transport: QueryRows (kAuto's inline rows), the FD stream, plain D-Bus.
+  for (const QueryTransport transport :
+       {QueryTransport::kAuto, QueryTransport::kFdStream, QueryTransport::kPlainDBus}) {
     CAPTURE(static_cast<int>(transport));
     auto bus = f.Bus(transport);
     auto statement = bus->Prepare(kEx + "SELECT ?s ?t { ?s ex:title ~t ; ex:title ?t }");
