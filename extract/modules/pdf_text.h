@@ -1,6 +1,7 @@
-// The text of a PDF's pages through poppler-cpp's text output (no rendering), converted from
-// poppler's UTF-16 straight into one UTF-8 string, so the text is copied once on its way to
-// nie:plainTextContent. Long documents are split into two page ranges extracted by two
+// The text of a PDF's pages through poppler-cpp's text output (no rendering), in content-stream
+// order with hyphenated line ends joined (reading order for a page drawn out of order),
+// converted from poppler's UTF-16 straight into one UTF-8 string, so the text is copied once on
+// its way to nie:plainTextContent. Long documents are split into two page ranges extracted by two
 // threads, each with its own poppler::document (poppler objects are not shared across threads).
 // Thread-safety: reentrant.
 #pragma once
