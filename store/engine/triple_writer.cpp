@@ -27,7 +27,12 @@ TripleWriter::TripleWriter(Database& db, const ontology::Ontology& ontology)
       fts_insert_sql_(schema::FtsWriteValuesSql(ontology, /*remove=*/false)),
       fts_select_row_sql_(schema::FtsSelectRowsSql(ontology, "R.ID = ?1")),
       fts_select_rows_sql_(
-          schema::FtsSelectRowsSql(ontology, "R.ID IN (SELECT value FROM json_each(?1))")) {}
+          schema::FtsSelectRowsSql(ontology, "R.ID IN (SELECT value FROM json_each(?1))")) {
+  const std::vector<const Property*> fulltext = schema::FulltextProperties(ontology);
+  for (size_t column = 0; column < fulltext.size(); ++column) {
+    fulltext_column_[fulltext[column]] = column;
+  }
+}
 
 Result<std::optional<int64_t>> TripleWriter::FindId(std::string_view iri) {
   if (const std::optional<int64_t> found = ids_.find(iri)) return found;
@@ -236,7 +241,7 @@ Result<void> TripleWriter::Insert(int64_t graph, int64_t subject, const Property
   }
   // Another table than any buffered row: nothing to flush first.
   QUARRY_TRY(CheckDomain(subject, predicate));
-  QUARRY_TRY(TouchFulltext(subject, predicate));
+  QUARRY_TRY(TouchFulltext(subject, predicate, /*buffered=*/fresh_.count(subject) != 0));
   if (fresh_.count(subject)) {  // written with the resource's class rows (FlushFresh)
     HoldFreshMulti(predicate, subject, std::move(value), graph);
     return Ok();

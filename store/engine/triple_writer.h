@@ -72,6 +72,14 @@ class TripleWriter {
     max_bulk_statement_bytes_ = bytes;
   }
 
+  // Text of full-text rows kept for Finish() (KeepFulltextRows) at most, in bytes: past it, new
+  // resources' rows are read back at Finish() as changed ones are, so a huge one-transaction
+  // import does not hold all its text in memory until COMMIT. Multi-valued values may pass it
+  // by one resource's worth.
+  static constexpr size_t kMaxKeptFulltextBytes = size_t{64} << 20;
+  size_t kept_fulltext_bytes() const { return fulltext_rows_bytes_; }
+  void set_max_kept_fulltext_bytes(size_t bytes) { max_kept_fulltext_bytes_ = bytes; }  // tests
+
   // The ID of an IRI, created when missing; blank nodes get fresh IDs per scope.
   Result<int64_t> IdOf(const RdfTerm& resource, BlankScope& blanks);
   // The same for an IRI, without building an RdfTerm (a string copy per triple on bulk imports).
@@ -163,9 +171,17 @@ class TripleWriter {
   Result<void> InsertClassRows(const ontology::Class& cls, const std::vector<FreshEntry>& rows);
   Result<void> InsertTypeRows();
   Result<void> FlushRow(PendingRow& row);
-  Result<void> TouchFulltext(int64_t subject, const ontology::Property& predicate);
-  Result<void> TouchFulltextRow(int64_t subject);
+  // `buffered`: the value goes to the fresh buffer, whose FlushFresh() keeps the row's values
+  // (fulltext_rows_); any other change means the row must be read back at Finish().
+  Result<void> TouchFulltext(int64_t subject, const ontology::Property& predicate,
+                             bool buffered = false);
+  Result<void> TouchFulltextRow(int64_t subject, bool buffered = false);
   Result<void> InsertFulltextRows(const std::vector<int64_t>& subjects);
+  // Full-text rows of the fresh buffer's resources from the values in hand (FlushFresh()).
+  void KeepFulltextRows();
+  // Their multi-valued columns; a resource with a value that is not text leaves `kept`.
+  void KeepMultiValuedText(FlatSet<int64_t, IdHash>& kept);
+
   Result<bool> HasClassRow(int64_t subject, const ontology::Class& cls);
   Result<const std::string*> TypeRowsSql(const ontology::Class& cls);
   // Names::StorageOf once per property (it looks the domain up and builds three strings: per
@@ -203,8 +219,29 @@ class TripleWriter {
   std::string fts_select_row_sql_;   // ?1: one resource ID
   std::string fts_select_rows_sql_;  // ?1: a JSON array of resource IDs
   std::unordered_map<std::string, std::string> fts_select_by_signature_;  // class IDs -> SQL
-  // Writes the rows `select` returns (ID, then the full-text columns) with `write`.
-  Result<void> WriteFulltextRows(std::vector<Statement>& selects, const std::string& write);
+  // Writes the rows `selects` return (ID, then the full-text columns) and `kept` (rows of
+  // fulltext_rows_, ascending IDs) with `write`.
+  using KeptRow = std::pair<int64_t, const std::vector<SqlValue>*>;
+  Result<void> WriteFulltextRows(std::vector<Statement>& selects, const std::vector<KeptRow>& kept,
+                                 const std::string& write);
+  // Full-text rows of resources created in this transaction, built by FlushFresh() from the
+  // values it wrote (the columns of fts_insert_sql_; no row when all are NULL), exactly as the
+  // view would give them: Finish() writes them without reading them back through the view,
+  // which was a third of a contacts batch save's instructions and re-read every extracted
+  // file's text (issues 7 and 5). Only resources whose every full-text value went through the
+  // fresh buffer; any other change moves them to fulltext_read_ (MarkFulltextRead).
+  std::unordered_map<int64_t, std::vector<SqlValue>> fulltext_rows_;
+  FlatSet<int64_t, IdHash> fulltext_read_;  // per transaction
+  size_t fulltext_rows_bytes_ = 0;          // text kept in fulltext_rows_ in this transaction
+  size_t max_kept_fulltext_bytes_ = kMaxKeptFulltextBytes;
+  void ForgetFulltextRows() {  // a new map, as ForgetFtsSignatures()
+    if (!fulltext_rows_.empty()) {
+      std::unordered_map<int64_t, std::vector<SqlValue>>().swap(fulltext_rows_);
+    }
+    fulltext_read_.clear();
+    fulltext_rows_bytes_ = 0;
+  }
+  std::unordered_map<const ontology::Property*, size_t> fulltext_column_;  // stable
   // The class-ID signature (as InsertFulltextRows reads it from the type table) of resources
   // whose every type row FlushFresh() wrote in this transaction and which wait for their
   // full-text row: no type-table read for them at Finish(). Dropped when their types change.

@@ -137,7 +137,7 @@ Result<bool> TripleWriter::InsertFresh(FreshResource& fresh, int64_t graph, int6
   if (!domain || std::find(fresh.classes.begin(), fresh.classes.end(), domain) == fresh.classes.end()) {
     return false;  // the row exists already (or not at all): the row-by-row path decides
   }
-  QUARRY_TRY(TouchFulltext(subject, predicate));
+  QUARRY_TRY(TouchFulltext(subject, predicate, /*buffered=*/true));
   const auto held = std::find_if(fresh.values.begin(), fresh.values.end(),
                                  [&](const FreshValue& v) { return v.property == &predicate; });
   if (held == fresh.values.end()) {
@@ -176,6 +176,7 @@ Result<void> TripleWriter::FlushFresh() {
     QUARRY_TRY(InsertClassRows(*by_class[index].first, by_class[index].second));
   }
   QUARRY_TRY(InsertTypeRows());
+  KeepFulltextRows();  // moves the single values out: the rows are written
   QUARRY_TRY(InsertMultiRows());
   RecordFtsSignatures();
   for (const int64_t subject : fresh_order_) flushed_.insert(subject);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <tuple>
 
 #include "store/engine/sql_value_io.h"
 #include "store/engine/sqlite/errors.h"
@@ -125,13 +126,21 @@ Result<void> TripleWriter::ClearGraph(int64_t graph) {
   return Ok();
 }
 
-Result<void> TripleWriter::TouchFulltext(int64_t subject, const Property& predicate) {
+Result<void> TripleWriter::TouchFulltext(int64_t subject, const Property& predicate,
+                                         bool buffered) {
   if (!predicate.fulltext) return Ok();
-  return TouchFulltextRow(subject);
+  return TouchFulltextRow(subject, buffered);
 }
 
-Result<void> TripleWriter::TouchFulltextRow(int64_t subject) {
-  if (fts_delete_sql_.empty() || fulltext_touched_.count(subject)) return Ok();
+Result<void> TripleWriter::TouchFulltextRow(int64_t subject, bool buffered) {
+  if (fts_delete_sql_.empty()) return Ok();
+  // A value of a resource flushed before (its row may be kept already) or not for the fresh
+  // buffer: FlushFresh() does not see every value of the row, which is read back at Finish().
+  if (!buffered || flushed_.count(subject)) {
+    fulltext_read_.insert(subject);
+    if (!fulltext_rows_.empty()) fulltext_rows_.erase(subject);
+  }
+  if (fulltext_touched_.count(subject)) return Ok();
   if (created_.count(subject)) {  // nothing indexed yet: only the insert at Finish()
     fulltext_touched_.insert(subject);
     fulltext_order_.push_back(subject);
@@ -152,11 +161,100 @@ Result<void> TripleWriter::TouchFulltextRow(int64_t subject) {
   return Ok();
 }
 
+void TripleWriter::KeepFulltextRows() {
+  if (fts_delete_sql_.empty()) return;
+  const size_t columns = fulltext_column_.size();
+  const auto keeps = [&](int64_t subject) {
+    return fulltext_touched_.count(subject) && !flushed_.count(subject) &&
+           !fulltext_read_.count(subject);
+  };
+  FlatSet<int64_t, IdHash> kept;  // in this flush
+  for (const int64_t subject : fresh_order_) {
+    if (!keeps(subject)) continue;
+    bool text_only = true;  // other values: the column's affinity may convert them; read back
+    size_t bytes = 0;
+    std::vector<FreshValue>& values = fresh_.at(subject).values;
+    for (const FreshValue& held : values) {
+      if (!fulltext_column_.count(held.property)) continue;
+      const auto* text = std::get_if<std::string>(&held.value);
+      text_only = text_only && text;
+      if (text) bytes += text->size();
+    }
+    if (!text_only || fulltext_rows_bytes_ + bytes > max_kept_fulltext_bytes_) {
+      fulltext_read_.insert(subject);
+      continue;
+    }
+    fulltext_rows_bytes_ += bytes;
+    std::vector<SqlValue> row(columns);
+    for (FreshValue& held : values) {
+      const auto column = fulltext_column_.find(held.property);
+      if (column != fulltext_column_.end()) row[column->second] = std::move(held.value);
+    }
+    fulltext_rows_[subject] = std::move(row);
+    kept.insert(subject);
+  }
+  KeepMultiValuedText(kept);
+  // No value at all: no row, as in the view (an empty row stays as the mark "nothing to read").
+  for (const int64_t subject : fresh_order_) {
+    if (!kept.count(subject)) continue;
+    std::vector<SqlValue>& row = fulltext_rows_.at(subject);
+    if (std::all_of(row.begin(), row.end(),
+                    [](const SqlValue& v) { return std::holds_alternative<std::monostate>(v); })) {
+      row.clear();
+    }
+  }
+}
+
+void TripleWriter::KeepMultiValuedText(FlatSet<int64_t, IdHash>& kept) {
+  // Multi-valued columns as the view's group_concat(value, ' ') gives them: one value per row
+  // of the table, whose key (ID, value, graph) orders them (BINARY: byte order) and drops
+  // a value stated twice in one graph.
+  struct Multi {
+    int64_t subject;
+    size_t column;
+    const std::string* value;
+    int64_t graph;
+    auto key() const { return std::tie(subject, column, *value, graph); }
+  };
+  std::vector<Multi> multi;
+  for (const auto& [property, rows] : fresh_multi_) {
+    const auto column = fulltext_column_.find(property);
+    if (column == fulltext_column_.end()) continue;
+    for (const FreshMultiValue& row : rows) {
+      if (!kept.count(row.subject)) continue;
+      const auto* text = std::get_if<std::string>(&row.value);
+      if (!text) {
+        fulltext_read_.insert(row.subject);
+        fulltext_rows_.erase(row.subject);
+        kept.erase(row.subject);
+        continue;
+      }
+      multi.push_back({row.subject, column->second, text, row.graph});
+    }
+  }
+  std::sort(multi.begin(), multi.end(),
+            [](const Multi& a, const Multi& b) { return a.key() < b.key(); });
+  for (size_t i = 0; i < multi.size(); ++i) {
+    if (i > 0 && multi[i].key() == multi[i - 1].key()) continue;
+    if (!kept.count(multi[i].subject)) continue;  // a non-text value of it came later
+    const auto row = fulltext_rows_.find(multi[i].subject);
+    fulltext_rows_bytes_ += multi[i].value->size() + 1;
+    SqlValue& cell = row->second[multi[i].column];
+    if (auto* text = std::get_if<std::string>(&cell)) {
+      (*text += ' ') += *multi[i].value;
+    } else {
+      cell = *multi[i].value;
+    }
+  }
+}
+
 // FTS5 flushes its pending terms as a new segment whenever a row's ID is lower than the one
 // written before it (sqlite3Fts5IndexBeginWrite) and at a statement journal's savepoint; so the
 // rows go in ascending ID order across all the reads (each ordered by ID), one INSERT ... VALUES
 // each, and a transaction's rows become one segment at COMMIT.
-Result<void> TripleWriter::WriteFulltextRows(std::vector<Statement>& selects, const std::string& write) {
+Result<void> TripleWriter::WriteFulltextRows(std::vector<Statement>& selects,
+                                             const std::vector<KeptRow>& kept,
+                                             const std::string& write) {
   std::vector<Statement*> open;  // positioned on a row
   for (Statement& select : selects) {
     QUARRY_ASSIGN_OR_RETURN(const bool has_row, select.Step());
@@ -176,18 +274,35 @@ Result<void> TripleWriter::WriteFulltextRows(std::vector<Statement>& selects, co
     return Ok();
   };
   Statement* insert = nullptr;  // from the cache once the first row is known
-  while (!open.empty()) {
+  auto next_kept = kept.begin();
+  while (!open.empty() || next_kept != kept.end()) {
     size_t lowest = 0;
     for (size_t i = 1; i < open.size(); ++i) {
       if (open[i]->ColumnInt64(0) < open[lowest]->ColumnInt64(0)) lowest = i;
     }
-    Statement& select = *open[lowest];
-    QUARRY_TRY(write_deletes_to(select.ColumnInt64(0)));
+    const bool is_kept = next_kept != kept.end() &&
+                         (open.empty() || next_kept->first < open[lowest]->ColumnInt64(0));
+    QUARRY_TRY(write_deletes_to(is_kept ? next_kept->first : open[lowest]->ColumnInt64(0)));
     if (!insert) {
       QUARRY_ASSIGN_OR_RETURN(insert, Cached(db_, write));
     } else {
       insert->Reset();
     }
+    if (is_kept) {
+      // A row has a few of the ontology's dozens of columns: binding each NULL one by one was
+      // a quarter of these rows' cost (callgrind, contacts batch save).
+      sqlite3_clear_bindings(insert->handle());
+      QUARRY_TRY(insert->Bind(1, next_kept->first));
+      const std::vector<SqlValue>& values = *next_kept->second;
+      for (size_t i = 0; i < values.size(); ++i) {
+        if (std::holds_alternative<std::monostate>(values[i])) continue;
+        QUARRY_TRY(BindValue(*insert, static_cast<int>(i) + 2, values[i]));
+      }
+      QUARRY_TRY(insert->Step());
+      ++next_kept;
+      continue;
+    }
+    Statement& select = *open[lowest];
     const int columns = select.ColumnCount();
     for (int column = 0; column < columns; ++column) {
       const int rc = sqlite3_bind_value(insert->handle(), column + 1,
@@ -210,7 +325,12 @@ Result<void> TripleWriter::InsertFulltextRows(const std::vector<int64_t>& subjec
   // Signatures FlushFresh() recorded need no read of the type table.
   std::map<std::string, std::vector<int64_t>> groups;
   std::vector<int64_t> unknown;
+  std::vector<KeptRow> kept;  // ascending, as `subjects`
   for (const int64_t subject : subjects) {
+    if (const auto row = fulltext_rows_.find(subject); row != fulltext_rows_.end()) {
+      if (!row->second.empty()) kept.emplace_back(subject, &row->second);
+      continue;
+    }
     const auto known = fts_signature_of_.find(subject);
     if (known != fts_signature_of_.end()) {
       groups[*known->second].push_back(subject);
@@ -274,7 +394,7 @@ Result<void> TripleWriter::InsertFulltextRows(const std::vector<int64_t>& subjec
     QUARRY_TRY(select.Bind(1, std::string_view(member_ids)));
     selects.push_back(std::move(select));
   }
-  return WriteFulltextRows(selects, fts_insert_sql_);
+  return WriteFulltextRows(selects, kept, fts_insert_sql_);
 }
 
 Result<void> TripleWriter::Finish() {
@@ -290,6 +410,7 @@ Result<void> TripleWriter::Finish() {
   }
   fulltext_touched_.clear();
   fulltext_order_.clear();
+  ForgetFulltextRows();
   ForgetFtsSignatures();
   created_.clear();
   flushed_.clear();
@@ -307,6 +428,7 @@ void TripleWriter::RollbackTo(size_t mark) {
   fresh_multi_.clear();
   flushed_.clear();
   ForgetFtsSignatures();  // the rows they describe may be rolled back
+  ForgetFulltextRows();   // the same: read back at Finish() what is left
   fresh_disabled_ = true;  // typed_ is forgotten below: class rows may exist unknown to it
   for (size_t i = mark; i < fulltext_order_.size(); ++i) {
     fulltext_touched_.erase(fulltext_order_[i]);
@@ -332,6 +454,7 @@ void TripleWriter::Abandon() {
   fulltext_touched_.clear();
   fulltext_order_.clear();
   fulltext_deletes_.clear();
+  ForgetFulltextRows();
 }
 
 }  // namespace quarry::engine
