@@ -9,13 +9,30 @@
 namespace quarry::extract {
 namespace {
 
-// The file's own triples in the layout: what links it to the element it holds.
-Description FileLinks(const FileResult& result) {
+// The update writes onto a resource the store already holds (the miner's): see serialize.h.
+bool OntoStoredFile(const FileResult& result) {
+  return !result.file_iri.empty() && result.file_iri != result.file_url;
+}
+
+// The file's own triples in the layout: what links it to the element it holds. Onto the
+// miner's resource only the link: its type and nie:url are there (issue 5: restating them cost
+// the store four no-op type rows and a same-value nie:url UPDATE per file).
+Description FileLinks(const FileResult& result, bool full) {
   Description file;
-  file.AddType(vocab::Nfo("FileDataObject"));
-  file.Add(vocab::Nie("url"), result.file_url);
+  if (full) {
+    file.AddType(vocab::Nfo("FileDataObject"));
+    file.Add(vocab::Nie("url"), result.file_url);
+  }
   file.Add(vocab::Nie("interpretedAs"), Iri{result.element_iri});
   return file;
+}
+
+// " <file> a nfo:FileDataObject" for a WHERE: the file still exists.
+void AppendFileExists(const FileResult& result, std::string& out) {
+  out += ' ';
+  rdf_text::AppendIri(FileIri(result), out);
+  out += " a ";
+  rdf_text::AppendIri(vocab::Nfo("FileDataObject"), out);
 }
 
 Description ElementLinks(const FileResult& result) {
@@ -76,6 +93,7 @@ nlohmann::ordered_json JsonDescription(std::string_view iri, const Description& 
 
 std::string ToSparqlUpdate(const FileResult& result) {
   const Extraction& extraction = result.extraction;
+  const bool onto_stored = OntoStoredFile(result);
   std::string out;
   out.reserve(TextSize(extraction) + 4096);
   rdf_text::AppendPrefixes(/*sparql=*/true, out);
@@ -87,6 +105,7 @@ std::string ToSparqlUpdate(const FileResult& result) {
     out += "INSERT {\n";
     rdf_text::AppendDescription(related.iri, related, nullptr, out);
     out += "} WHERE {";
+    if (onto_stored) AppendFileExists(result, out);
     if (!related.types.empty()) {
       out += " FILTER NOT EXISTS { ";
       rdf_text::AppendIri(related.iri, out);
@@ -97,10 +116,12 @@ std::string ToSparqlUpdate(const FileResult& result) {
     out += "} ;\n";
   }
   out += "INSERT OR REPLACE {\n";
-  rdf_text::AppendDescription(FileIri(result), FileLinks(result), nullptr, out);
+  rdf_text::AppendDescription(FileIri(result), FileLinks(result, !onto_stored), nullptr, out);
   const Description element_links = ElementLinks(result);
   rdf_text::AppendDescription(result.element_iri, extraction.element, &element_links, out);
-  out += "} WHERE {}\n";
+  out += "} WHERE {";
+  if (onto_stored) AppendFileExists(result, out);
+  out += onto_stored ? " }\n" : "}\n";
   return out;
 }
 
@@ -110,7 +131,7 @@ std::string ToTurtle(const FileResult& result) {
   out.reserve(TextSize(extraction) + 4096);
   rdf_text::AppendPrefixes(/*sparql=*/false, out);
   out += '\n';
-  rdf_text::AppendDescription(FileIri(result), FileLinks(result), nullptr, out);
+  rdf_text::AppendDescription(FileIri(result), FileLinks(result, /*full=*/true), nullptr, out);
   out += '\n';
   const Description element_links = ElementLinks(result);
   rdf_text::AppendDescription(result.element_iri, extraction.element, &element_links, out);

@@ -15,7 +15,8 @@ namespace quarry::extract {
 struct FileResult {
   std::string file_url;     // FileUrl(absolute path): the nie:DataObject's IRI by default
   // The file resource to write onto when it is not named by its URL: quarry-extract sets the
-  // miner's urn:quarry:file:<hex> resource found by nie:url. Empty: the file_url.
+  // miner's urn:quarry:file:<hex> resource found by nie:url. Empty: the file_url. When set (and
+  // not the URL) the update writes onto it only while it exists (ToSparqlUpdate).
   std::string file_iri;
   std::string element_iri;  // ElementIri(file_url)
   std::string mime_type;
@@ -29,6 +30,10 @@ struct FileResult {
 //   2. per related resource: INSERT … WHERE { FILTER NOT EXISTS { <r> a <its first type> } },
 //      so an artist named by many files is written once and keeps its first spelling;
 //   3. INSERT OR REPLACE of the file's link triples and the element.
+// Onto a stored resource (file_iri set, not the URL: the miner's) the file's type and nie:url,
+// which it has, are not restated (issue 5: four no-op type rows and a same-value UPDATE per
+// file in the store), and 2. and 3. have WHERE { <file> a nfo:FileDataObject }: a file the
+// miner deleted meanwhile leaves nothing behind. Otherwise the file is written whole.
 std::string ToSparqlUpdate(const FileResult& result);
 
 // The same triples as Turtle (file, element, related resources), with @prefix lines.

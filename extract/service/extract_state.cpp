@@ -21,6 +21,11 @@ constexpr std::string_view kExtractionFailure =
 constexpr std::string_view kFailedExtractor =
     "<http://quarry.gnome.invalid/ontology/v1/qxo#failedExtractor>";
 
+// The state is written only onto a file resource that exists (issue 5): one the miner deleted
+// while the file was extracted is not brought back as a bare resource.
+constexpr std::string_view kFileExists =
+    "a <http://tracker.api.gnome.org/ontology/v3/nfo#FileDataObject>";
+
 }  // namespace
 
 // The old failure goes in the same request; DELETE … WHERE matches nothing when there is none.
@@ -63,9 +68,9 @@ Result<int64_t> ParseMtime(std::string_view lexical) {
 std::string SuccessState(std::string_view file_iri, int64_t mtime_us, bool clear_failure) {
   std::string text = clear_failure ? ClearFailure(file_iri) + " ;\n" : std::string();
   text += fmt::format(
-      "INSERT OR REPLACE {{ <{}> {} \"{}\"^^<http://www.w3.org/2001/XMLSchema#dateTime> }} "
-      "WHERE {{}}\n",
-      file_iri, kExtractedMtime, MtimeLiteral(mtime_us));
+      "INSERT OR REPLACE {{ <{0}> {1} \"{2}\"^^<http://www.w3.org/2001/XMLSchema#dateTime> }} "
+      "WHERE {{ <{0}> {3} }}\n",
+      file_iri, kExtractedMtime, MtimeLiteral(mtime_us), kFileExists);
   return text;
 }
 
@@ -74,14 +79,18 @@ std::string StateOnlyUpdate(std::string_view file_iri, std::string_view url, int
                             bool clear_failure) {
   std::string text(kPrefixes);
   if (clear_failure) text += ClearFailure(file_iri) + " ;\n";
-  text += fmt::format(
-      "INSERT OR REPLACE {{ <{}> a nfo:FileDataObject ; nie:url {} ; {} \"{}\"^^xsd:dateTime",
-      file_iri, SparqlString(url), kExtractedMtime, MtimeLiteral(mtime_us));
+  // The miner's resource (named otherwise than by its URL) has its type and nie:url: only the
+  // state, while it exists. A file known by its URL alone is created as the core names it.
+  const bool onto_stored = file_iri != url;
+  text += fmt::format("INSERT OR REPLACE {{ <{}> ", file_iri);
+  if (!onto_stored) text += fmt::format("a nfo:FileDataObject ; nie:url {} ; ", SparqlString(url));
+  text += fmt::format("{} \"{}\"^^xsd:dateTime", kExtractedMtime, MtimeLiteral(mtime_us));
   if (!reason.empty()) {
     text += fmt::format(" ; {} {}", kExtractionFailure, SparqlString(reason));
     if (!module.empty()) text += fmt::format(" ; {} {}", kFailedExtractor, SparqlString(module));
   }
-  text += " } WHERE {}\n";
+  text += onto_stored ? fmt::format(" }} WHERE {{ <{}> {} }}\n", file_iri, kFileExists)
+                      : std::string(" } WHERE {}\n");
   return text;
 }
 

@@ -43,12 +43,13 @@ Result<int64_t> ParseMtime(std::string_view lexical);
 std::string ClearFailure(std::string_view file_iri);
 
 // Appended (after " ;\n") to a file's update: the mtime extracted, and (with `clear_failure`)
-// no failure.
+// no failure; written only while the file resource exists (issue 5).
 std::string SuccessState(std::string_view file_iri, int64_t mtime_us, bool clear_failure = true);
 
 // The whole update for a file whose extraction failed or found nothing to extract (`reason`
-// empty): the file resource (created as the core names it when the miner has none) keeps its
-// facts and gets the mtime tried, the reason and the module; an earlier failure is removed
+// empty): the file resource (created as the core names it when the miner has none, i.e.
+// `file_iri` is the URL) keeps its facts and gets the mtime tried, the reason and the module;
+// the miner's resource gets them only while it exists (issue 5). An earlier failure is removed
 // first with `clear_failure`.
 std::string StateOnlyUpdate(std::string_view file_iri, std::string_view url, int64_t mtime_us,
                             std::string_view reason, std::string_view module,

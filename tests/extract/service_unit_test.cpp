@@ -197,14 +197,24 @@ TEST_CASE("Bookkeeping SPARQL: mtimes round trip, URLs are quoted, failures carr
   CHECK(lookup.find("\"file:///a\\\"b\" \"file:///c\"") != std::string::npos);
   const std::string failed = StateOnlyUpdate("urn:quarry:file:1", "file:///x.pdf", mtime,
                                              "timed out after 30000 ms", "pdf");
-  CHECK(failed.find("<urn:quarry:file:1> a nfo:FileDataObject ; nie:url \"file:///x.pdf\"") !=
+  // Onto the miner's resource: only the state, and only while the resource exists (issue 5).
+  CHECK(failed.find("nie:url") == std::string::npos);
+  CHECK(failed.ends_with(" } WHERE { <urn:quarry:file:1> a "
+                         "<http://tracker.api.gnome.org/ontology/v3/nfo#FileDataObject> }\n"));
+  // A file the miner does not know, named by its URL, is created as the core names it.
+  const std::string unknown =
+      StateOnlyUpdate("file:///x.pdf", "file:///x.pdf", mtime, "timed out after 30000 ms", "pdf");
+  CHECK(unknown.find("<file:///x.pdf> a nfo:FileDataObject ; nie:url \"file:///x.pdf\"") !=
         std::string::npos);
+  CHECK(unknown.ends_with(" } WHERE {}\n"));
   CHECK(failed.find("qxo#extractionFailure> \"timed out after 30000 ms\"") != std::string::npos);
   CHECK(failed.find("qxo#failedExtractor> \"pdf\"") != std::string::npos);
   const std::string nothing = StateOnlyUpdate("urn:quarry:file:1", "file:///x", mtime, "", "");
   CHECK(nothing.find("extractionFailure> \"") == std::string::npos);
   CHECK(SuccessState("urn:quarry:file:1", mtime).find("extractedMtime> \"2023-11-14T22:13:20.123456Z\"") !=
         std::string::npos);
+  CHECK(SuccessState("urn:quarry:file:1", mtime).ends_with("WHERE { <urn:quarry:file:1> a "
+                     "<http://tracker.api.gnome.org/ontology/v3/nfo#FileDataObject> }\n"));
 }
 
 TEST_CASE("Bookkeeping SPARQL: a failure is cleared only when asked, and the rest stays the same") {

@@ -1,11 +1,21 @@
 // The SPARQL update of extracted files loads into a real store with the project's ontology,
 // and queries written for Tracker 3 find what was stored: the file/element links, one row per
-// artist however many files name it, and re-extraction replaces instead of adding.
+// artist however many files name it, and re-extraction replaces instead of adding. Onto the
+// miner's resource (quarry-extract) the update stores what the whole description would, and
+// nothing at all once the miner deleted the file (issue 5).
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
 #include <set>
+#include <sstream>
 
 #include "extract/core/iri.h"
+#include "extract/service/extract_state.h"
+#include "store/common/sparql_quote.h"
+#include "store/engine/rdf_io/exporter.h"
 #include "store/engine/store.h"
 #include "tests/extract/extract_test_util.h"
 #include "tests/store/engine/store_test_util.h"
@@ -91,6 +101,128 @@ TEST_CASE("Extracted SPARQL loads and answers Tracker-style queries") {
                         FileUrl(testing::CorpusPath(pdfs.front())) + "\" }");
     CHECK(keywords.size() == pdfs.front()["keywords"].size());
   }
+}
+
+// The store as Turtle (the export: every triple), with the IRIs of `renamed` (<from> -> <to>)
+// replaced, and its subject blocks sorted (the export orders them by IRI, before the renaming).
+std::vector<std::string> Graph(engine::Store& store,
+                               const std::map<std::string, std::string>& renamed = {}) {
+  std::ostringstream out;
+  const auto exported = engine::rdf_io::ExportRdf(store.database(), store.ontology(), {}, out);
+  REQUIRE_MESSAGE(exported.ok(), exported.error().ToString());
+  std::string text = out.str();
+  for (const auto& [from, to] : renamed) {
+    const std::string old_iri = "<" + from + ">";
+    const std::string new_iri = "<" + to + ">";
+    for (size_t at = text.find(old_iri); at != std::string::npos;
+         at = text.find(old_iri, at + new_iri.size())) {
+      text.replace(at, old_iri.size(), new_iri);
+    }
+  }
+  std::vector<std::string> blocks;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find("\n<", start);
+    end = end == std::string::npos ? text.size() : end + 1;
+    blocks.push_back(text.substr(start, end - start));
+    start = end;
+  }
+  std::sort(blocks.begin(), blocks.end());
+  return blocks;
+}
+
+std::unique_ptr<engine::Store> OpenStore(const testing::TempDir& dir, const std::string& name) {
+  auto opened = engine::Store::Open({dir.path() / name, engine::DefaultOntologyDir()});
+  REQUIRE_MESSAGE(opened.ok(), opened.error().ToString());
+  return std::move(*opened);
+}
+
+void Apply(engine::Store& store, const std::string& update) {
+  const auto done = store.Update(update);
+  REQUIRE_MESSAGE(done.ok(), done.error().ToString() << "\n" << update);
+}
+
+// What miner-fs writes for a file before it is extracted (sparql_updates.cpp InsertResource).
+std::string MinerFacts(const std::string& iri, const FileResult& result) {
+  return fmt::format(
+      "INSERT DATA {{ <{}> a nfo:FileDataObject, nie:InformationElement ; nie:url {} ; "
+      "nfo:fileName \"f\" ; nfo:fileLastModified \"2023-11-14T22:13:20Z\"^^xsd:dateTime ; "
+      "nfo:fileSize 1 ; nie:mimeType {} }}",
+      iri, SparqlString(result.file_url), SparqlString(result.mime_type));
+}
+
+// quarry-extract's one update per file: the core's and the success state.
+std::string ServiceUpdate(const FileResult& result) {
+  constexpr int64_t kMtime = 1'700'000'000'000'000;
+  return ToSparqlUpdate(result) + " ;\n" +
+         service::SuccessState(FileIri(result), kMtime, /*clear_failure=*/false);
+}
+
+TEST_CASE("Onto the miner's resource the update stores the whole description's graph (issue 5)") {
+  // `named`: the miner's resource, only the link and the element restated (the new shape).
+  // `whole`: the same files named by their URL, written whole as before issue 5 (type and
+  // nie:url restated); its graph, with each URL renamed to the resource, is the reference.
+  const testing::TempDir dir;
+  const auto named = OpenStore(dir, "named");
+  const auto whole = OpenStore(dir, "whole");
+  const Registry registry = BuiltinRegistry();
+  std::map<std::string, std::string> url_to_resource;
+  std::set<std::string> kinds;
+  for (const auto& entry : testing::Manifest()["files"]) {
+    auto result = ExtractFile(registry, testing::CorpusPath(entry), Limits{});
+    if (!result) continue;  // nothing to extract (bin, hostile): no update is sent
+    kinds.insert(entry["kind"].get<std::string>());
+    const std::string resource = fmt::format("urn:quarry:file:{:032x}", url_to_resource.size() + 1);
+    url_to_resource.emplace(result->file_url, resource);
+    Apply(*whole, MinerFacts(result->file_url, *result));
+    Apply(*whole, ServiceUpdate(*result));
+    result->file_iri = resource;
+    CHECK(ToSparqlUpdate(*result).find("nie:url") == std::string::npos);
+    Apply(*named, MinerFacts(resource, *result));
+    Apply(*named, ServiceUpdate(*result));
+  }
+  CHECK(kinds.size() >= 10);  // every kind the corpus has a module for
+  std::map<std::string, std::string> resource_to_url;
+  for (const auto& [url, resource] : url_to_resource) resource_to_url.emplace(resource, url);
+  const auto stored = Graph(*named, resource_to_url);
+  const auto reference = Graph(*whole);
+  CHECK(stored.size() > 2 * url_to_resource.size());  // the files, their elements, related
+  REQUIRE(stored.size() == reference.size());
+  for (size_t i = 0; i < stored.size(); ++i) CHECK(stored[i] == reference[i]);
+  const auto links = Rows(*named, "SELECT ?f { ?f nie:interpretedAs ?e ; qxo:extractedMtime ?m . "
+                                  "?e nie:isStoredAs ?f }");
+  CHECK(links.size() == url_to_resource.size());
+}
+
+TEST_CASE("A file the miner deleted before its extraction is written leaves no resource behind "
+          "(issue 5)") {
+  const testing::TempDir dir;
+  const auto store = OpenStore(dir, "db");
+  const Registry registry = BuiltinRegistry();
+  const auto mp3 = testing::Entries({"mp3"}).front();  // an element and related resources
+  const auto pdf = testing::Entries({"pdf"}).front();
+  auto song = ExtractFile(registry, testing::CorpusPath(mp3), Limits{});
+  REQUIRE(song.ok());
+  REQUIRE_FALSE(song->extraction.related.empty());
+  song->file_iri = "urn:quarry:file:gone1";
+  const std::string failed_url = FileUrl(testing::CorpusPath(pdf));
+  const auto before = Graph(*store);
+  // Indexed by the miner, then deleted (miner-fs DeleteResource) while being extracted.
+  Apply(*store, MinerFacts(song->file_iri, *song) + " ;\n" +
+                    MinerFacts("urn:quarry:file:gone2", FileResult{failed_url, "", "", "x/y", {}}));
+  Apply(*store, "DELETE DATA { <urn:quarry:file:gone1> a rdfs:Resource } ;\n"
+                "DELETE DATA { <urn:quarry:file:gone2> a rdfs:Resource }");
+  REQUIRE(Graph(*store) == before);
+  Apply(*store, ServiceUpdate(*song));
+  Apply(*store, service::StateOnlyUpdate("urn:quarry:file:gone2", failed_url, 0,
+                                         "timed out after 30000 ms", "pdf"));
+  CHECK(Graph(*store) == before);
+  CHECK(Rows(*store, "SELECT ?a { ?a a nmm:Artist }").empty());
+
+  // The same update onto a file that is there writes it all.
+  Apply(*store, MinerFacts(song->file_iri, *song));
+  Apply(*store, ServiceUpdate(*song));
+  CHECK(Rows(*store, "SELECT ?e { <urn:quarry:file:gone1> nie:interpretedAs ?e ; "
+                     "qxo:extractedMtime ?m . ?e nmm:performer ?a }").size() == 1);
 }
 
 }  // namespace
