@@ -2,12 +2,15 @@
 // A read-only (Direct) connection follows quarry-store's Restore by reopening (issue 4).
 // Connection::Open and Connection::Direct are defined here, not in connection.cpp: this file and
 // the engine are quarry_client_direct, which a bus-only program does not link.
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <ctime>
 #include <optional>
 
 #include "store/client/backend.h"
+#include "store/common/unique_fd.h"
 #include "store/engine/store.h"
 
 namespace quarry {
@@ -26,6 +29,23 @@ std::optional<FileIdentity> IdentityOf(const std::filesystem::path& file) {
   if (::stat(file.c_str(), &info) != 0) return std::nullopt;
   return FileIdentity{info.st_dev, info.st_ino};
 }
+
+// The database directory, open, for the restore check: quarry-store's Restore renames files
+// into it, and a rename updates the directory's mtime (POSIX). An fstat() of this descriptor
+// costs a third of a stat() of meta.db by path (0.33 vs 0.99 us here: no path walk), and a
+// direct fetch_one is ~9 us (issue 7).
+UniqueFd OpenDirectory(const std::filesystem::path& file) {
+  return UniqueFd(::open(file.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+}
+
+int64_t Nanoseconds(const timespec& time) {
+  return static_cast<int64_t>(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
+}
+
+// A directory mtime at least this old can be trusted to change on the next rename: the kernel
+// stamps with a coarse clock and some filesystems keep whole seconds (FAT: two), so a rename
+// within the same tick as the last change could leave the mtime as it was.
+constexpr int64_t kSettledNs = int64_t{3} * 1'000'000'000;
 
 // A cursor keeps the Store it reads alive: after a restore the connection moves on to the new
 // file while a cursor opened before it finishes on the old one (its snapshot).
@@ -57,7 +77,9 @@ class DirectConnection final : public Connection::Impl {
   DirectConnection(Connection::Options options, std::shared_ptr<engine::Store> store)
       : options_(std::move(options)),
         store_(std::move(store)),
-        identity_(IdentityOf(store_->database_file())) {}
+        identity_(IdentityOf(store_->database_file())) {
+    if (!store_->writable()) directory_ = OpenDirectory(store_->database_file());
+  }
 
   Result<Cursor> Query(std::string_view sparql) override {
     QUARRY_TRY(FollowRestore());
@@ -94,15 +116,33 @@ class DirectConnection final : public Connection::Impl {
   // before its next read; reading on would show the old data, and the old file's connection
   // shares meta.db-wal/-shm by name with the new one. Writers hold the directory lock, so no
   // restore can happen under them.
+  // The file's inode is compared only when the directory's mtime moved since the last check
+  // that found it settled (kSettledNs old): nothing was renamed into the directory since.
+  // (The directory itself being replaced is not followed: the store never does that.)
   Result<void> FollowRestore() {
     if (store_->writable()) return Ok();
+    struct stat directory {};
+    const bool have_directory = directory_ && ::fstat(directory_.get(), &directory) == 0;
+    const int64_t mtime = have_directory ? Nanoseconds(directory.st_mtim) : 0;
+    if (have_directory && settled_mtime_ && *settled_mtime_ == mtime) return Ok();
+    settled_mtime_.reset();
     const std::optional<FileIdentity> current = IdentityOf(store_->database_file());
-    if (!current || current == identity_) return Ok();  // missing: mid-swap, the old file serves
-    auto reopened = engine::Store::Open({options_.database, options_.ontology, options_.read_only});
-    if (!reopened) return std::move(reopened.error()).WithContext("reopening after a restore");
-    store_ = std::move(*reopened);
-    identity_ = current;
-    ++generation_;
+    if (!current) return Ok();  // missing: mid-swap, the old file serves (checked again next time)
+    if (current != identity_) {
+      auto reopened =
+          engine::Store::Open({options_.database, options_.ontology, options_.read_only});
+      if (!reopened) return std::move(reopened.error()).WithContext("reopening after a restore");
+      store_ = std::move(*reopened);
+      identity_ = current;
+      ++generation_;
+    }
+    // The mtime was read before the file's identity: a rename after that read stamps a later
+    // time, so the next check sees the change. Trusted only once it is settled.
+    timespec now {};
+    if (have_directory && ::clock_gettime(CLOCK_REALTIME, &now) == 0 &&
+        mtime < Nanoseconds(now) - kSettledNs) {
+      settled_mtime_ = mtime;
+    }
     return Ok();
   }
   engine::Store& store() { return *store_; }
@@ -116,6 +156,8 @@ class DirectConnection final : public Connection::Impl {
   const Connection::Options options_;
   std::shared_ptr<engine::Store> store_;
   std::optional<FileIdentity> identity_;
+  UniqueFd directory_;                    // read-only connections: the database directory
+  std::optional<int64_t> settled_mtime_;  // its mtime when the last check found meta.db unchanged
   uint64_t generation_ = 0;
 };
 

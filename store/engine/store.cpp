@@ -252,7 +252,7 @@ Result<Cursor> Store::Run(const Prepared& prepared, const QueryParameters& param
   // A prepared Statement runs here on every execution: borrow from the StatementCache like
   // Query does, or each run pays sqlite3_prepare again (slower than plain text queries).
   const sparql::SqlQuery& compiled = *prepared.compiled;
-  QUARRY_ASSIGN_OR_RETURN(Statement statement, db_.cache().Borrow(compiled.sql));
+  QUARRY_ASSIGN_OR_RETURN(Statement statement, db_.cache().Borrow(compiled.sql, prepared.slot));
   QUARRY_TRY(BindQuery(statement, compiled, prepared.binds, parameters));
   return Cursor(std::move(statement), std::shared_ptr<const std::vector<sparql::OutputColumn>>(
                                           prepared.compiled, &compiled.columns));

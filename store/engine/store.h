@@ -92,9 +92,13 @@ class Store {
   Result<sparql::SqlQuery> Compile(std::string_view sparql);
   // A compiled query ready to run many times (Connection::Prepare on the direct backend): its
   // cursors share its columns, and its binding is planned once (query_executor.h BindPlan).
+  // `slot`: where Run() last found the SQLite statement in the connection's StatementCache,
+  // so a repeated run does not hash the SQL text again; a cache hint only (mutable: Run() takes
+  // the query const), used on the store's thread like the rest of Prepared.
   struct Prepared {
     std::shared_ptr<const sparql::SqlQuery> compiled;
     BindPlan binds;
+    mutable StatementCache::Slot slot{};
   };
   Result<Prepared> Prepare(std::string_view sparql);
   // The same for a query already compiled (Compile, or sparql::TranslateQuery).

@@ -1,7 +1,9 @@
 // Issue 4: Connection::Direct readers follow quarry-store's Restore (the database file swapped
 // under them) instead of reading the old file on.
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "store/engine/sqlite/database.h"
 #include "tests/client/client_fixture.h"
@@ -39,6 +41,40 @@ TEST_CASE("Direct: a reader sees the restored data after Restore, without reconn
   // Writes after the restore go to the new file, and the reader keeps up with them.
   REQUIRE(bus->Update(kEx + "INSERT DATA { <urn:after> a ex:Song }").ok());
   CHECK(QueryRows(*direct, kSongs, false) == Table{{"urn:after"}, {"urn:saved"}});
+}
+
+// A reader checks meta.db's inode only when the database directory's mtime moved since a check
+// found it settled (direct_backend.cpp, issue 7): with the directory untouched for an hour the
+// reader trusts it, and the rename of a restore must still be noticed.
+TEST_CASE("Direct: a restore is noticed after reads that found the directory settled") {
+  StoreFixture store;
+  std::unique_ptr<Connection> bus = store.Bus();
+  REQUIRE(bus->Update(kEx + "INSERT DATA { <urn:saved> a ex:Song }").ok());
+  const std::filesystem::path backup = store.dir / "backup.db";
+  REQUIRE(bus->Backup(backup).ok());
+  REQUIRE(bus->Update(kEx + "DELETE DATA { <urn:saved> a ex:Song } ; "
+                            "INSERT DATA { <urn:later> a ex:Song }")
+              .ok());
+
+  std::unique_ptr<Connection> direct = store.Direct();
+  auto prepared = direct->Prepare(kSongs);
+  REQUIRE(prepared.ok());
+  // The directory last changed an hour ago, as far as its mtime tells.
+  timespec times[2] = {{0, UTIME_OMIT}, {::time(nullptr) - 3600, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, store.database().c_str(), times, 0) == 0);
+  for (int i = 0; i < 3; ++i) {  // the first read finds it settled, the next ones trust it
+    CHECK(QueryRows(*direct, kSongs, false) == Table{{"urn:later"}});
+    auto cursor = prepared->Execute();
+    REQUIRE(cursor.ok());
+    CHECK(ReadRows(*cursor, false) == Table{{"urn:later"}});
+  }
+
+  const auto restored = bus->Restore(backup);
+  REQUIRE_MESSAGE(restored.ok(), (restored ? std::string() : restored.error().ToString()));
+  auto cursor = prepared->Execute();
+  REQUIRE(cursor.ok());
+  CHECK(ReadRows(*cursor, false) == Table{{"urn:saved"}});
+  CHECK(QueryRows(*direct, kSongs, false) == Table{{"urn:saved"}});
 }
 
 // The store's Restore swaps meta.db while another process's Direct reader is in the middle of

@@ -17,7 +17,10 @@ namespace {
 const std::vector<std::string>& SlotNames(char prefix) {
   static const auto make = [](char p) {
     std::vector<std::string> names;
-    for (size_t i = 0; i < kMaxUidsPerQuery; ++i) names.push_back(fmt::format("{}{}", p, i));
+    // Without fmt: 512 names made through fmt cost ~270k instructions, most of a first
+    // FetchByUid's (issue 7); to_string is ~15x cheaper.
+    names.reserve(kMaxUidsPerQuery);
+    for (size_t i = 0; i < kMaxUidsPerQuery; ++i) names.push_back(p + std::to_string(i));
     return names;
   };
   static const std::vector<std::string> uids = make('u'), ids = make('i');

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <cassert>
 #include <functional>
 #include <utility>
@@ -9,6 +10,15 @@
 #include "store/engine/sqlite/busy.h"
 
 namespace quarry::engine {
+namespace {
+
+// Entry serials: process-wide, so a Slot filled by one cache never names another's entry.
+uint64_t NextSerial() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
 
 StatementCache::StatementCache(sqlite3* db, BusyPolicy* policy, size_t capacity)
     : db_(db), policy_(policy), capacity_(capacity) {}
@@ -45,8 +55,9 @@ Result<StatementCache::EntryList::iterator> StatementCache::Find(std::string_vie
   ++misses_;
   QUARRY_ASSIGN_OR_RETURN(Statement statement,
                           Statement::Compile(db_, *policy_, sql, SQLITE_PREPARE_PERSISTENT));
-  entries_.push_front(Entry{std::string(sql), std::move(statement), 0});
+  entries_.push_front(Entry{std::string(sql), std::move(statement), 0, NextSerial()});
   index_.emplace(entries_.front().sql, entries_.begin());
+  by_serial_.emplace(entries_.front().serial, entries_.begin());
   Evict();
   return entries_.begin();
 }
@@ -57,6 +68,27 @@ Result<Statement*> StatementCache::Get(std::string_view sql) {
 }
 
 Result<Statement> StatementCache::Borrow(std::string_view sql) {
+  return BorrowFound(sql, nullptr);
+}
+
+Result<Statement> StatementCache::Borrow(std::string_view sql, Slot& slot) {
+  if (slot.serial != 0) {
+    if (const auto found = by_serial_.find(slot.serial); found != by_serial_.end()) {
+      assert(found->second->sql == sql && "a Slot passed with another SQL text");
+      if (found->second->pins == 0) {
+        const EntryList::iterator entry = Reuse(found->second);
+        return Statement::Borrow(entry->statement, &entry->pins);
+      }
+      return Statement::Compile(db_, *policy_, sql, 0);  // pinned: as Borrow(sql)
+    }
+  }
+  Entry* entry = nullptr;
+  QUARRY_ASSIGN_OR_RETURN(Statement statement, BorrowFound(sql, &entry));
+  if (entry != nullptr) slot.serial = entry->serial;
+  return statement;
+}
+
+Result<Statement> StatementCache::BorrowFound(std::string_view sql, Entry** entry_out) {
   // Two borrowers of one handle would step each other's rows (two open cursors of one query):
   // the second gets its own statement, finalized when it is dropped. (Checked before Find(),
   // which resets the handle.)
@@ -64,9 +96,11 @@ Result<Statement> StatementCache::Borrow(std::string_view sql) {
   if (const auto found = index_.find(sql); found != index_.end()) {
     if (found->second->pins > 0) return Statement::Compile(db_, *policy_, sql, 0);
     const EntryList::iterator entry = Reuse(found->second);
+    if (entry_out != nullptr) *entry_out = &*entry;
     return Statement::Borrow(entry->statement, &entry->pins);
   }
   QUARRY_ASSIGN_OR_RETURN(const EntryList::iterator entry, Find(sql));
+  if (entry_out != nullptr) *entry_out = &*entry;
   return Statement::Borrow(entry->statement, &entry->pins);
 }
 
@@ -78,6 +112,7 @@ void StatementCache::Evict() {
     // Someone still reads from it or holds it: finalizing would pull it out from under them.
     if (entry->pins > 0 || sqlite3_stmt_busy(entry->statement.handle()) != 0) continue;
     index_.erase(entry->sql);
+    by_serial_.erase(entry->serial);
     entry = entries_.erase(entry);
   }
 }
@@ -93,6 +128,7 @@ void StatementCache::Clear() {
     (void)entry;
   }
   index_.clear();
+  by_serial_.clear();
   entries_.clear();
 }
 

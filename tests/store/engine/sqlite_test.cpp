@@ -340,6 +340,82 @@ TEST_CASE("StatementCache: least recently used entries go, busy and borrowed one
   }
 }
 
+TEST_CASE("StatementCache: a Borrow slot finds its entry again, and nothing once it is gone") {
+  // Store::Run keeps a Slot per prepared query instead of hashing its SQL on every run
+  // (issue 7). A slot naming an evicted, cleared or other cache's entry must fall back to the
+  // text, never hand out another statement.
+  const TempDir dir;
+  Database db = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadWrite));
+  Check(db.Exec("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3);"));
+  StatementCache& cache = db.cache();
+  cache.Clear();
+  cache.SetCapacity(2);
+  constexpr std::string_view kSql = "SELECT x FROM t WHERE x >= ?1 ORDER BY x";
+  const auto first_at_least = [&](StatementCache::Slot& slot, int64_t low) {
+    Statement statement = Unwrap(cache.Borrow(kSql, slot));
+    Check(statement.Bind(1, low));
+    REQUIRE(Unwrap(statement.Step()));
+    return statement.ColumnInt64(0);
+  };
+  StatementCache::Slot slot;
+  const uint64_t misses = cache.misses();
+  CHECK(first_at_least(slot, 2) == 2);
+  CHECK(cache.misses() == misses + 1);
+  REQUIRE(slot.serial != 0);
+  const uint64_t serial = slot.serial;
+  sqlite3_stmt* const handle = Unwrap(cache.Get(kSql))->handle();
+
+  SUBCASE("found by its slot: no compile, the same handle, reset and cleared") {
+    const uint64_t hits = cache.hits();
+    {
+      Statement again = Unwrap(cache.Borrow(kSql, slot));
+      CHECK(again.handle() == handle);
+      CHECK_FALSE(Unwrap(again.Step()));  // binding cleared: x >= NULL
+    }
+    CHECK(first_at_least(slot, 3) == 3);
+    CHECK(cache.misses() == misses + 1);
+    CHECK(cache.hits() == hits + 2);
+    CHECK(slot.serial == serial);
+  }
+  SUBCASE("pinned: a second borrower through the slot gets its own statement") {
+    Statement held = Unwrap(cache.Borrow(kSql, slot));
+    Check(held.Bind(1, 1));
+    REQUIRE(Unwrap(held.Step()));
+    CHECK(first_at_least(slot, 3) == 3);
+    CHECK(slot.serial == serial);
+    REQUIRE(Unwrap(held.Step()));
+    CHECK(held.ColumnInt64(0) == 2);  // the holder's rows went on undisturbed
+  }
+  SUBCASE("evicted: the slot finds nothing, the text is compiled again") {
+    (void)Unwrap(cache.Get("SELECT 1"));
+    (void)Unwrap(cache.Get("SELECT 2"));  // capacity 2: kSql goes
+    CHECK(first_at_least(slot, 2) == 2);
+    CHECK(cache.misses() == misses + 4);
+    CHECK(slot.serial != serial);
+    // The new entry is found by the slot again.
+    CHECK(first_at_least(slot, 1) == 1);
+    CHECK(cache.misses() == misses + 4);
+  }
+  SUBCASE("cleared (e.g. before a schema change): compiled again against the new schema") {
+    cache.Clear();
+    Check(db.Exec("DROP TABLE t; CREATE TABLE t(y, x); INSERT INTO t VALUES (0, 7);"));
+    CHECK(first_at_least(slot, 2) == 7);
+    CHECK(cache.misses() == misses + 2);
+    CHECK(slot.serial != serial);
+  }
+  SUBCASE("another cache's slot: that cache's own statement, from its own database") {
+    const TempDir other_dir;
+    Database other = Unwrap(Database::Open(other_dir / "meta.db", OpenMode::kReadWrite));
+    Check(other.Exec("CREATE TABLE t(x); INSERT INTO t VALUES (40), (50);"));
+    StatementCache::Slot shared = slot;
+    Statement statement = Unwrap(other.cache().Borrow(kSql, shared));
+    Check(statement.Bind(1, 45));
+    REQUIRE(Unwrap(statement.Step()));
+    CHECK(statement.ColumnInt64(0) == 50);
+    CHECK(shared.serial != serial);
+  }
+}
+
 TEST_CASE("Database: Prepare(persistent) and cached statements survive schema changes") {
   const TempDir dir;
   Database db = Unwrap(Database::Open(dir / "meta.db", OpenMode::kReadWrite));
