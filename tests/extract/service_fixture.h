@@ -58,6 +58,7 @@ class ExtractServiceFixture {
   }
   // The store vanishes (SIGKILL) and comes back on the same database.
   void KillStore() { bus_.KillStore(); }
+  void FreezeStore(bool frozen) { bus_.FreezeStore(frozen); }
   void RestartStore() { bus_.StartStore(data_ / "db"); }
   const std::string& bus_address() const { return bus_.address(); }
   void StopExtract() {

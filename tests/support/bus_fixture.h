@@ -63,6 +63,11 @@ class BusFixture {
     store_.reset();
     WaitForOwner(false);
   }
+  // SIGSTOP / SIGCONT: a store that stops answering for a while (its calls wait) and goes on.
+  void FreezeStore(bool frozen) {
+    REQUIRE(store_);
+    REQUIRE(::kill(store_->pid(), frozen ? SIGSTOP : SIGCONT) == 0);
+  }
   // SIGKILL: a store that vanishes without finishing anything.
   void KillStore() {
     REQUIRE(store_);
