@@ -15,15 +15,21 @@ const std::string kSongs = kEx + "SELECT ?s { ?s a ex:Song } ORDER BY ?s";
 
 using Table = std::vector<std::vector<std::string>>;
 
+// Stores <urn:saved>, backs it up, then replaces it by <urn:later>: returns the backup.
+std::filesystem::path BackupThenChange(const StoreFixture& store, Connection& bus) {
+  REQUIRE(bus.Update(kEx + "INSERT DATA { <urn:saved> a ex:Song }").ok());
+  const std::filesystem::path backup = store.dir / "backup.db";
+  REQUIRE(bus.Backup(backup).ok());
+  REQUIRE(bus.Update(kEx + "DELETE DATA { <urn:saved> a ex:Song } ; "
+                           "INSERT DATA { <urn:later> a ex:Song }")
+              .ok());
+  return backup;
+}
+
 TEST_CASE("Direct: a reader sees the restored data after Restore, without reconnecting") {
   StoreFixture store;
   std::unique_ptr<Connection> bus = store.Bus();
-  REQUIRE(bus->Update(kEx + "INSERT DATA { <urn:saved> a ex:Song }").ok());
-  const std::filesystem::path backup = store.dir / "backup.db";
-  REQUIRE(bus->Backup(backup).ok());
-  REQUIRE(bus->Update(kEx + "DELETE DATA { <urn:saved> a ex:Song } ; "
-                            "INSERT DATA { <urn:later> a ex:Song }")
-              .ok());
+  const std::filesystem::path backup = BackupThenChange(store, *bus);
 
   std::unique_ptr<Connection> direct = store.Direct();
   auto prepared = direct->Prepare(kSongs);
@@ -49,12 +55,7 @@ TEST_CASE("Direct: a reader sees the restored data after Restore, without reconn
 TEST_CASE("Direct: a restore is noticed after reads that found the directory settled") {
   StoreFixture store;
   std::unique_ptr<Connection> bus = store.Bus();
-  REQUIRE(bus->Update(kEx + "INSERT DATA { <urn:saved> a ex:Song }").ok());
-  const std::filesystem::path backup = store.dir / "backup.db";
-  REQUIRE(bus->Backup(backup).ok());
-  REQUIRE(bus->Update(kEx + "DELETE DATA { <urn:saved> a ex:Song } ; "
-                            "INSERT DATA { <urn:later> a ex:Song }")
-              .ok());
+  const std::filesystem::path backup = BackupThenChange(store, *bus);
 
   std::unique_ptr<Connection> direct = store.Direct();
   auto prepared = direct->Prepare(kSongs);
