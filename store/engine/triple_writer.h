@@ -61,9 +61,11 @@ class TripleWriter {
   // was 64, fewer than the ~80 shapes (class, columns, row count) a contacts batch save cycles
   // through at each flush: least recently used, each was finalized just before its next use and
   // compiled again, 441 compiles of ~0.8 M instructions in a 3,200-contact save (issue 7). Those
-  // hold ~35 KiB each on average, a 200-row INSERT of a wide class up to ~280 KiB.
+  // hold ~35 KiB each on average, a 200-row INSERT of a wide class up to ~280 KiB. 2 MiB holds
+  // most of a save's ~80 shapes; 8 MiB with kMaxKeptFulltextBytes at 8 MiB put quarry-store's peak
+  // in a 12,800-contact save 10 MiB above s22's, past Tracker's (issue 7, s23).
   static constexpr size_t kMaxBulkStatements = 256;
-  static constexpr size_t kMaxBulkStatementBytes = size_t{8} << 20;
+  static constexpr size_t kMaxBulkStatementBytes = size_t{2} << 20;
   size_t bulk_statement_count() const { return bulk_statements_.size(); }
   size_t bulk_statement_bytes() const { return bulk_statement_bytes_; }
   // Tests: smaller bounds, to reach them with a few shapes.
@@ -72,12 +74,17 @@ class TripleWriter {
     max_bulk_statement_bytes_ = bytes;
   }
 
-  // Text of full-text rows kept for Finish() (KeepFulltextRows) at most, in bytes: past it, new
-  // resources' rows are read back at Finish() as changed ones are, so a huge one-transaction
-  // import does not hold all its text in memory until COMMIT. Multi-valued values may pass it
-  // by one resource's worth.
-  static constexpr size_t kMaxKeptFulltextBytes = size_t{64} << 20;
+  // Memory of full-text rows kept for Finish() (KeepFulltextRows) at most, in bytes (text plus
+  // each row's cells and map node, fulltext_row_overhead()): past it, new resources' rows are
+  // read back at Finish() as changed ones are, so a huge one-transaction import does not hold
+  // all its text in memory until COMMIT. Multi-valued values may pass it by one resource's
+  // worth. Counting the text alone let a 12,800-contact batch save keep ~90,000 rows of ~40
+  // cells each: quarry-store's peak went from 55 to 196 MiB (issue 7, s23).
+  static constexpr size_t kMaxKeptFulltextBytes = size_t{1} << 20;
   size_t kept_fulltext_bytes() const { return fulltext_rows_bytes_; }
+  size_t fulltext_row_overhead() const {
+    return fulltext_column_.size() * sizeof(SqlValue) + kFulltextRowNodeBytes;
+  }
   void set_max_kept_fulltext_bytes(size_t bytes) { max_kept_fulltext_bytes_ = bytes; }  // tests
 
   // The ID of an IRI, created when missing; blank nodes get fresh IDs per scope.
@@ -232,6 +239,7 @@ class TripleWriter {
   // fresh buffer; any other change moves them to fulltext_read_ (MarkFulltextRead).
   std::unordered_map<int64_t, std::vector<SqlValue>> fulltext_rows_;
   FlatSet<int64_t, IdHash> fulltext_read_;  // per transaction
+  static constexpr size_t kFulltextRowNodeBytes = 64;  // the map node and the row's vector
   size_t fulltext_rows_bytes_ = 0;          // text kept in fulltext_rows_ in this transaction
   size_t max_kept_fulltext_bytes_ = kMaxKeptFulltextBytes;
   void ForgetFulltextRows() {  // a new map, as ForgetFtsSignatures()

@@ -172,7 +172,7 @@ void TripleWriter::KeepFulltextRows() {
   for (const int64_t subject : fresh_order_) {
     if (!keeps(subject)) continue;
     bool text_only = true;  // other values: the column's affinity may convert them; read back
-    size_t bytes = 0;
+    size_t bytes = fulltext_row_overhead();
     std::vector<FreshValue>& values = fresh_.at(subject).values;
     for (const FreshValue& held : values) {
       if (!fulltext_column_.count(held.property)) continue;

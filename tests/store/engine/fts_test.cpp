@@ -481,15 +481,16 @@ TEST_CASE("full-text rows: the text kept for new resources has a bound, past it 
   TestStore store;
   {
     WriterSession session(store);
-    constexpr size_t kBound = 100;
-    session.writer().set_max_kept_fulltext_bytes(kBound);
+    // Each row costs its 13 bytes of text and the row's cells: 7 rows fit.
+    const size_t row_bytes = 13 + session.writer().fulltext_row_overhead();
+    session.writer().set_max_kept_fulltext_bytes(7 * row_bytes + row_bytes / 2);
     std::string insert = kFunctionPrefixes + "INSERT DATA {";
-    for (int i = 0; i < 20; ++i) {  // 20 titles of 13 bytes: 7 fit
+    for (int i = 0; i < 20; ++i) {  // 20 titles of 13 bytes
       insert += fmt::format(" <urn:s{0}> a ex:Song ; ex:title \"title{0:02} words\" .", i);
     }
     session.Execute(insert + " }");
     REQUIRE(session.writer().Flush().ok());
-    CHECK(session.writer().kept_fulltext_bytes() == 7 * 13);
+    CHECK(session.writer().kept_fulltext_bytes() == 7 * row_bytes);
     session.Commit();
     CHECK(session.writer().kept_fulltext_bytes() == 0);
   }
