@@ -342,7 +342,9 @@ Result<void> Crawler::Process(Item& item) {
 
 // The item's known children, asked ahead (or now, with the folders queued behind it).
 Result<KnownChildren> Crawler::Known(const Item& item) {
+  const auto asked_at = std::chrono::steady_clock::now();
   auto known = asker_->Take(item.iri);
+  stats_.store_wait += std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - asked_at);
   if (!known) ForgetKnown();  // the miner retries; ask everything queued again
   return known;
 }

@@ -21,6 +21,7 @@
 // alone).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -48,6 +49,7 @@ struct CrawlStats {
   uint64_t changed = 0;
   uint64_t deleted = 0;
   uint64_t skipped = 0;    // entries left out for a problem (logged once each)
+  std::chrono::microseconds store_wait{0};  // waited for the store's known children
 };
 
 class Crawler {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "miner-fs/sparql_updates.h"
 
 namespace quarry::miner {
@@ -18,20 +20,17 @@ Result<KnownChild> ReadChild(Cursor& cursor, int first, std::string iri) {
   return child;
 }
 
-// KnownChildrenQuery without the files' IRIs: IF evaluates the IRI's look-up (a correlated
-// subquery on the Resource table) only for the folders' rows, so a crawl's comparison costs
-// the store no IRI per file; a change that needs one asks Children() for its folder.
-std::string ChildrenToCompareQuery(const std::vector<std::string>& folder_iris) {
-  std::string folders;
-  folders.reserve(folder_iris.size() * 64);
-  for (size_t i = 0; i < folder_iris.size(); ++i) fmt::format_to(std::back_inserter(folders), " (<{}> {})", folder_iris[i], i);
-  return fmt::format(
-      "SELECT ?k ?name (IF(BOUND(?folder), STR(?r), \"\") AS ?iri) ?mtime ?size (BOUND(?folder) AS ?isFolder) {{ "
-      "VALUES (?c ?k) {{{} }} ?r nfo:belongsToContainer ?c ; nfo:fileName ?name ; "
-      "nfo:fileLastModified ?mtime . OPTIONAL {{ ?r nfo:fileSize ?size }} "
-      "OPTIONAL {{ ?r a ?folder FILTER (?folder = nfo:Folder) }} }}",
-      folders);
+// The slot counts children queries are prepared for: a batch takes the smallest that holds it
+// (at most 3 unused slots up to 16 folders, where a no-change restart's batches mostly are).
+size_t SlotsFor(size_t folders) {
+  for (const size_t slots : {4, 8, 12, 16, 32, 64, 128}) {
+    if (folders <= slots) return slots;
+  }
+  return kMaxChildrenSlots;
 }
+
+// An IRI for unused slots: no resource has it, so its branch gives no rows.
+constexpr const char* kNoFolder = "urn:quarry:miner:no-folder";
 
 }  // namespace
 
@@ -49,32 +48,47 @@ Result<std::unordered_map<std::string, KnownChildren>> ConnectionIndexStore::Chi
   return Ask(folder_iris, false);
 }
 
+Result<Statement*> ConnectionIndexStore::ChildrenStatement(size_t slots, bool file_iris) {
+  const auto key = std::make_pair(slots, file_iris);
+  if (auto found = statements_.find(key); found != statements_.end()) return &found->second;
+  QUARRY_ASSIGN_OR_RETURN(Statement statement, connection_.Prepare(KnownChildrenQuery(slots, file_iris)));
+  return &statements_.emplace(key, std::move(statement)).first->second;
+}
+
 Result<std::unordered_map<std::string, KnownChildren>> ConnectionIndexStore::Ask(
     const std::vector<std::string>& folder_iris, bool file_iris) {
   std::unordered_map<std::string, KnownChildren> children;
   if (folder_iris.empty()) return children;
-  std::vector<KnownChildren*> by_index;  // the query names each folder by its index
+  std::vector<KnownChildren*> by_index;  // the query names each folder by its slot
   by_index.reserve(folder_iris.size());
   for (const std::string& iri : folder_iris) by_index.push_back(&children[iri]);
-  auto cursor = connection_.Query(file_iris ? KnownChildrenQuery(folder_iris) : ChildrenToCompareQuery(folder_iris));
-  if (!cursor) {
-    return std::move(cursor).error().WithContext(
-        fmt::format("children of {} and {} more folders", folder_iris.front(), folder_iris.size() - 1));
-  }
-  for (;;) {
-    QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor->Next());
-    if (!has_row) break;
-    const int64_t index = cursor->GetInteger(0);
-    if (index < 0 || static_cast<size_t>(index) >= by_index.size()) {
-      return Error(Errc::kInternal, fmt::format("children query: unexpected folder index {}", index));
+  for (size_t first = 0; first < folder_iris.size(); first += kMaxChildrenSlots) {
+    const size_t count = std::min(kMaxChildrenSlots, folder_iris.size() - first);
+    const size_t slots = SlotsFor(count);
+    QUARRY_ASSIGN_OR_RETURN(Statement * statement, ChildrenStatement(slots, file_iris));
+    for (size_t slot = 0; slot < slots; ++slot) {
+      statement->BindIri(ChildrenSlotName(slot), slot < count ? folder_iris[first + slot] : kNoFolder);
     }
-    KnownChild child{std::string(cursor->GetString(2))};
-    if (cursor->IsBound(3)) {
-      QUARRY_ASSIGN_OR_RETURN(child.mtime_us, ParseDateTime(cursor->GetString(3)));
+    auto cursor = statement->Execute();
+    if (!cursor) {
+      return std::move(cursor).error().WithContext(
+          fmt::format("children of {} and {} more folders", folder_iris[first], count - 1));
     }
-    if (cursor->IsBound(4)) child.size = cursor->GetInteger(4);
-    child.kind = cursor->GetBoolean(5) ? EntryKind::kFolder : EntryKind::kFile;
-    by_index[static_cast<size_t>(index)]->emplace(std::string(cursor->GetString(1)), std::move(child));
+    for (;;) {
+      QUARRY_ASSIGN_OR_RETURN(const bool has_row, cursor->Next());
+      if (!has_row) break;
+      const int64_t slot = cursor->GetInteger(0);
+      if (slot < 0 || static_cast<size_t>(slot) >= count) {
+        return Error(Errc::kInternal, fmt::format("children query: unexpected folder slot {}", slot));
+      }
+      KnownChild child{std::string(cursor->GetString(2))};
+      if (cursor->IsBound(3)) {
+        QUARRY_ASSIGN_OR_RETURN(child.mtime_us, ParseDateTime(cursor->GetString(3)));
+      }
+      if (cursor->IsBound(4)) child.size = cursor->GetInteger(4);
+      child.kind = cursor->GetBoolean(5) ? EntryKind::kFolder : EntryKind::kFile;
+      by_index[first + static_cast<size_t>(slot)]->emplace(std::string(cursor->GetString(1)), std::move(child));
+    }
   }
   return children;
 }

@@ -7,6 +7,7 @@
 // Thread-safety: one thread at a time (the Connection's rule).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -54,7 +55,11 @@ class ConnectionIndexStore final : public IndexStore {
   Result<std::unordered_map<std::string, KnownChildren>> Ask(const std::vector<std::string>& folder_iris,
                                                              bool file_iris);
 
+  // The children queries, prepared once per (slot count, file_iris) (KnownChildrenQuery).
+  Result<Statement*> ChildrenStatement(size_t slots, bool file_iris);
+
   Connection& connection_;
+  std::map<std::pair<size_t, bool>, Statement> statements_;
 };
 
 }  // namespace quarry::miner

@@ -109,6 +109,7 @@ void Miner::StartFullCrawl() {
   });
   crawl_started_ = Clock::now();
   crawled_folders_at_start_ = crawler_->stats().folders;
+  store_wait_at_start_ = crawler_->stats().store_wait;
   crawler_->ForgetKnown();
   // Crawling is said before the crawl's first write is visible: a client that sees a change
   // land must not then read the Idle (and the counts) of before the crawl.
@@ -243,10 +244,12 @@ Result<void> Miner::CrawlTurn() {
                                 options_.config.cpu_percent);
   if (crawler_->idle() && pending_roots_.empty()) {
     QUARRY_TRY(batcher_.Flush());
-    LogInfo(fmt::format("crawl done: {} folders, {} files, {} created, {} changed, {} deleted",
-                        crawler_->stats().folders, crawler_->stats().files,
-                        crawler_->stats().created, crawler_->stats().changed,
-                        crawler_->stats().deleted));
+    const CrawlStats& stats = crawler_->stats();
+    const auto seconds = [](auto duration) { return std::chrono::duration<double>(duration).count(); };
+    LogInfo(fmt::format("crawl done in {:.3f} s ({:.3f} s of it waiting for the store's answers): {} "
+                        "folders, {} files, {} created, {} changed, {} deleted",
+                        seconds(Clock::now() - crawl_started_), seconds(stats.store_wait - store_wait_at_start_),
+                        stats.folders, stats.files, stats.created, stats.changed, stats.deleted));
   }
   return Ok();
 }

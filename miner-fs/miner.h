@@ -128,6 +128,7 @@ class Miner {
   HandOffCounts handoff_;
   bool extractor_absent_ = false;  // logged once per absence
   uint64_t crawled_folders_at_start_ = 0;
+  std::chrono::microseconds store_wait_at_start_{0};  // CrawlStats::store_wait
   bool store_failed_ = false;
   std::optional<int> battery_pause_;  // the cookie of our own pause while on battery
   std::chrono::steady_clock::time_point next_power_check_{};

@@ -5,6 +5,7 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -44,10 +45,14 @@ std::string DeleteResource(std::string_view iri, std::string_view uri, EntryKind
 // every descendant rewritten in the same request.
 std::string MoveResource(std::string_view iri, std::string_view old_uri, const FileFacts& to);
 
-// The crawl's one query for a batch of folders: the children the store knows under each of
-// `folder_iris`, as rows (the folder's index in `folder_iris`, name, resource, mtime, size or
-// unbound, whether it is an nfo:Folder).
-std::string KnownChildrenQuery(const std::vector<std::string>& folder_iris);
+// The crawl's one query for a batch of up to `slots` folders, prepared once per slot count and
+// run with the folders bound to the parameters ~f0 ... (ChildrenSlotName): the children the
+// store knows under each, as rows (the folder's slot, name, the resource's IRI — with
+// `file_iris` false only a folder's, "" for a file —, mtime, size or unbound, whether it is an
+// nfo:Folder). A slot bound to an IRI no resource has gives no rows.
+inline constexpr size_t kMaxChildrenSlots = 256;
+std::string KnownChildrenQuery(size_t slots, bool file_iris);
+const std::string& ChildrenSlotName(size_t slot);  // "f0", "f1", ...
 // The resource and facts stored for one URL: rows (resource, mtime, size, nfo:Folder or unbound).
 std::string LookupQuery(std::string_view uri);
 

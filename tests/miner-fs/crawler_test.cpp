@@ -176,6 +176,46 @@ TEST_CASE("ConnectionIndexStore: children to compare carry the folders' IRIs, no
   }
 }
 
+TEST_CASE("ConnectionIndexStore: batches of every slot count and past the largest give each folder its own children") {
+  // The children query is prepared per slot count (4, 8, 12, 16, 32 ... 256 folders), unused
+  // slots bound to an IRI no resource has, more than 256 folders asked in several queries.
+  EmbeddedStore embedded;
+  constexpr int kFolders = 300;
+  for (int i = 0; i < kFolders; ++i) {
+    embedded.dir.Write(fmt::format("root/d{:03}/only{}.txt", i, i), std::string(static_cast<size_t>(i % 7), 'x'));
+    if (i % 3 == 0) embedded.dir.Write(fmt::format("root/d{:03}/second.txt", i), "2");
+  }
+  IndexOnce(embedded);
+  std::vector<std::string> folders;  // folders[i] = d<i>'s IRI
+  for (int i = 0; i < kFolders; ++i) {
+    folders.push_back(embedded.Value(fmt::format(
+        "SELECT ?r {{ ?r nie:url \"{}\" }}", FileUri((embedded.dir / fmt::format("root/d{:03}", i)).string()))));
+    REQUIRE_FALSE(folders.back().empty());
+  }
+  for (const size_t count : {1, 3, 4, 5, 12, 13, 16, 17, 33, 129, 255, 256, 257, 300}) {
+    CAPTURE(count);
+    // Every third batch asked from the end, so slots and folders pair differently across texts.
+    std::vector<std::string> asked(folders.begin(), folders.begin() + static_cast<ptrdiff_t>(count));
+    if (count % 3 == 0) std::reverse(asked.begin(), asked.end());
+    for (const bool file_iris : {true, false}) {
+      CAPTURE(file_iris);
+      auto children = file_iris ? embedded.store->Children(asked) : embedded.store->ChildrenToCompare(asked);
+      REQUIRE_MESSAGE(children.ok(), (children ? std::string() : children.error().ToString()));
+      REQUIRE(children->size() == count);
+      for (size_t i = 0; i < count; ++i) {
+        CAPTURE(i);
+        const KnownChildren& known = children->at(folders[i]);
+        REQUIRE(known.size() == (i % 3 == 0 ? 2u : 1u));
+        const std::string only = fmt::format("only{}.txt", i);
+        REQUIRE(known.contains(only));
+        CHECK(known.at(only).size == static_cast<int64_t>(i % 7));
+        CHECK(known.at(only).kind == EntryKind::kFile);
+        CHECK(known.at(only).iri.empty() == !file_iris);
+      }
+    }
+  }
+}
+
 TEST_CASE("Crawler: changed and deleted files found without their IRIs keep or lose their resources") {
   EmbeddedStore embedded;
   MakeTree(embedded.dir);
