@@ -6,6 +6,7 @@
 #include <map>
 
 #include "miner-fs/log.h"
+#include "store/ipc/service_loop.h"
 
 namespace quarry::miner {
 namespace {
@@ -80,6 +81,7 @@ class MinerService::Impl {
   std::unique_ptr<sdbus::IConnection> connection;
   std::unique_ptr<sdbus::IObject> object;
   MinerStatus* status = nullptr;
+  std::unique_ptr<ipc::ServiceLoop> loop;
 };
 
 Result<std::unique_ptr<MinerService>> MinerService::Start(const std::string& bus_address,
@@ -103,7 +105,9 @@ Result<std::unique_ptr<MinerService>> MinerService::Start(const std::string& bus
       }
     });
     impl->connection->requestName(kMinerBusName);
-    impl->connection->enterEventLoopAsync();
+    impl->loop = std::make_unique<ipc::ServiceLoop>(*impl->connection, [](std::string_view reason) {
+      LogWarning(fmt::format("lost the connection to the bus ({}); stopping", reason));
+    });
   } catch (const sdbus::Error& error) {
     status.SetListener(nullptr);
     return Error(Errc::kIo, fmt::format("cannot serve {} on the bus: {}", kMinerBusName, error.what()));
@@ -116,11 +120,13 @@ MinerService::MinerService(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) 
 MinerService::~MinerService() {
   impl_->status->SetListener(nullptr);
   try {
-    impl_->connection->releaseName(kMinerBusName);
-    impl_->connection->leaveEventLoop();
+    if (!impl_->loop->lost()) impl_->connection->releaseName(kMinerBusName);
   } catch (const sdbus::Error& error) {
     LogWarning(fmt::format("leaving the bus: {}", error.what()));
   }
+  impl_->loop.reset();
 }
+
+bool MinerService::lost() const { return impl_->loop->lost(); }
 
 }  // namespace quarry::miner

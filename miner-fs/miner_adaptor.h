@@ -28,6 +28,8 @@ class MinerService {
   static Result<std::unique_ptr<MinerService>> Start(const std::string& bus_address,
                                                      MinerStatus& status, Miner& miner);
   ~MinerService();
+  // The bus went away (dbus-daemon gone): the service has sent SIGTERM to the process.
+  bool lost() const;
   class Impl;
 
  private:

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "extract/service/log.h"
+#include "store/ipc/service_loop.h"
 
 namespace quarry::extract::service {
 namespace {
@@ -65,6 +66,7 @@ class ExtractAdaptor::Impl {
  public:
   std::unique_ptr<sdbus::IConnection> connection;
   std::unique_ptr<sdbus::IObject> object;
+  std::unique_ptr<ipc::ServiceLoop> loop;
 };
 
 Result<std::unique_ptr<ExtractAdaptor>> ExtractAdaptor::Start(const std::string& bus_address,
@@ -78,7 +80,9 @@ Result<std::unique_ptr<ExtractAdaptor>> ExtractAdaptor::Start(const std::string&
     Register(*impl->object, service);
     impl->object->finishRegistration();
     impl->connection->requestName(kExtractBusName);
-    impl->connection->enterEventLoopAsync();
+    impl->loop = std::make_unique<ipc::ServiceLoop>(*impl->connection, [](std::string_view reason) {
+      LogWarning(fmt::format("lost the connection to the bus ({}); stopping", reason));
+    });
   } catch (const sdbus::Error& error) {
     return Error(Errc::kIo,
                  fmt::format("cannot serve {} on the bus: {}", kExtractBusName, error.what()));
@@ -90,11 +94,13 @@ ExtractAdaptor::ExtractAdaptor(std::unique_ptr<Impl> impl) : impl_(std::move(imp
 
 ExtractAdaptor::~ExtractAdaptor() {
   try {
-    impl_->connection->releaseName(kExtractBusName);
-    impl_->connection->leaveEventLoop();
+    if (!impl_->loop->lost()) impl_->connection->releaseName(kExtractBusName);
   } catch (const sdbus::Error& error) {
     LogWarning(fmt::format("leaving the bus: {}", error.what()));
   }
+  impl_->loop.reset();
 }
+
+bool ExtractAdaptor::lost() const { return impl_->loop->lost(); }
 
 }  // namespace quarry::extract::service

@@ -23,6 +23,8 @@ class ExtractAdaptor {
   static Result<std::unique_ptr<ExtractAdaptor>> Start(const std::string& bus_address,
                                                        ExtractorService& service);
   ~ExtractAdaptor();
+  // The bus went away (dbus-daemon gone): the adaptor has sent SIGTERM to the process.
+  bool lost() const;
   class Impl;
 
  private:

@@ -109,9 +109,10 @@ int RunService(const Options& options, const quarry::MallocSettings& malloc_sett
   int received = 0;
   sigwait(&stop_signals, &received);
   service.Stop();  // answers pending GetMetadata calls while the bus connection still exists
+  const bool lost = (*adaptor)->lost();
   adaptor->reset();
   LogInfo("stopped");
-  return 0;
+  return lost ? 1 : 0;
 }
 
 }  // namespace

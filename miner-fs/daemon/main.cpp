@@ -122,7 +122,7 @@ int Run(MinerOptions options, const std::string& bus_address) {
     return 1;
   }
   LogInfo("stopped");
-  return 0;
+  return (*service)->lost() ? 1 : 0;
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <signal.h>
 
 #include <fstream>
+#include <iterator>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "miner-fs/status_client.h"
@@ -125,6 +127,45 @@ TEST_CASE("miner-fs: a store restarted under the miner loses no change") {
   REQUIRE(miner.ok());
   CHECK(miner->errors.size() == 1);  // nor one error per retry
 }
+
+#ifdef QUARRY_EXTRACT_BIN
+// The exit status of `process` once it has exited by itself (no signal sent), within 30 s.
+int WaitForExit(quarry::testing::ChildProcess& process) {
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!process.TryReap()) {
+    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "the process did not stop");
+    std::this_thread::sleep_for(20ms);
+  }
+  return process.Stop(SIGKILL, 0ms);  // reaped: the recorded status, nothing sent
+}
+
+std::string ReadAll(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST_CASE("miner-fs: the session bus going away stops the miner and the extractor with a message, not an abort") {
+  // sdbus-c++'s own loop thread let the bus's Disconnected error escape: std::terminate, SIGABRT.
+  MinerFixture fixture;
+  const std::filesystem::path extract_log = fixture.dir / "extract.log";
+  quarry::testing::ChildProcess extractor({QUARRY_EXTRACT_BIN, "--bus", fixture.bus.address(), "--workers", "1"},
+                                          /*capture_stdout=*/false, extract_log);
+  const std::filesystem::path miner_log = fixture.dir / "miner.log";
+  fixture.StartMiner(miner_log);
+  fixture.WaitUntilIdle();
+  fixture.bus_connection.reset();
+  fixture.bus.KillBus();
+  for (auto [process, log] : {std::pair{fixture.miner.get(), miner_log}, std::pair{&extractor, extract_log}}) {
+    CAPTURE(log);
+    const int status = WaitForExit(*process);
+    REQUIRE_MESSAGE(WIFEXITED(status), (WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status)) : ""));
+    CHECK(WEXITSTATUS(status) == 1);
+    const std::string text = ReadAll(log);
+    CHECK(text.find("lost the connection to the bus") != std::string::npos);
+    CHECK(text.find("terminate called") == std::string::npos);
+  }
+}
+#endif
 
 }  // namespace
 }  // namespace quarry::miner

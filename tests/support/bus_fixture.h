@@ -76,6 +76,9 @@ class BusFixture {
     WaitForOwner(false);
   }
 
+  // SIGKILL to dbus-daemon: the session bus vanishes under every process on it.
+  void KillBus() { bus_->Stop(SIGKILL, std::chrono::seconds(5)); }
+
   void WaitForOwner(bool wanted) const {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     for (;;) {
