@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "extract/core/extraction.h"
 
@@ -35,6 +36,12 @@ struct FileResult {
 // file in the store), and 2. and 3. have WHERE { <file> a nfo:FileDataObject }: a file the
 // miner deleted meanwhile leaves nothing behind. Otherwise the file is written whole.
 std::string ToSparqlUpdate(const FileResult& result);
+
+// Where more ground triples may go into a ToSparqlUpdate text's last template (3., the file's
+// INSERT OR REPLACE, under its WHERE): the offset of the template's closing "}", or npos when
+// `update` does not end that way. quarry-extract puts the file's extraction state there
+// (service/extract_state.h): an operation of its own cost the store a WHERE query (issue 5).
+size_t FileTemplateEnd(std::string_view update);
 
 // The same triples as Turtle (file, element, related resources), with @prefix lines.
 std::string ToTurtle(const FileResult& result);

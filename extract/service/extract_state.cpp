@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "extract/core/serialize.h"
 #include "store/common/datetime.h"
 #include "store/common/sparql_quote.h"
 
@@ -65,12 +66,30 @@ Result<int64_t> ParseMtime(std::string_view lexical) {
   return UnixMicros(stored);
 }
 
-std::string SuccessState(std::string_view file_iri, int64_t mtime_us, bool clear_failure) {
-  std::string text = clear_failure ? ClearFailure(file_iri) + " ;\n" : std::string();
-  text += fmt::format(
-      "INSERT OR REPLACE {{ <{0}> {1} \"{2}\"^^<http://www.w3.org/2001/XMLSchema#dateTime> }} "
-      "WHERE {{ <{0}> {3} }}\n",
-      file_iri, kExtractedMtime, MtimeLiteral(mtime_us), kFileExists);
+std::string WithSuccessState(std::string_view update, std::string_view file_iri,
+                             int64_t mtime_us, bool clear_failure) {
+  const std::string mtime =
+      fmt::format("<{}> {} \"{}\"^^<http://www.w3.org/2001/XMLSchema#dateTime>", file_iri,
+                  kExtractedMtime, MtimeLiteral(mtime_us));
+  const std::string clear = clear_failure ? " ;\n" + ClearFailure(file_iri) : std::string();
+  const size_t template_end = FileTemplateEnd(update);
+  std::string text;
+  if (template_end == std::string_view::npos) {  // not the core's shape: an operation of its own
+    const std::string state = fmt::format("INSERT OR REPLACE {{ {} }} WHERE {{ <{}> {} }}\n",
+                                          mtime, file_iri, kFileExists);
+    text.reserve(update.size() + 3 + state.size() + clear.size());
+    text.append(update).append(" ;\n").append(state).append(clear);
+    return text;
+  }
+  // Under the WHERE of the file's template, which already asks that the file exist; the failure
+  // is cleared after it (other properties: the order does not matter).
+  text.reserve(update.size() + mtime.size() + 3 + clear.size());
+  text.append(update.substr(0, template_end)).append(mtime).append(" .\n");
+  text.append(update.substr(template_end));
+  if (!clear.empty()) {
+    text.pop_back();  // the core's last newline: the next operation follows its " ;"
+    text.append(clear).push_back('\n');
+  }
   return text;
 }
 

@@ -42,9 +42,13 @@ Result<int64_t> ParseMtime(std::string_view lexical);
 // when the file may carry a failure (`clear_failure` below).
 std::string ClearFailure(std::string_view file_iri);
 
-// Appended (after " ;\n") to a file's update: the mtime extracted, and (with `clear_failure`)
-// no failure; written only while the file resource exists (issue 5).
-std::string SuccessState(std::string_view file_iri, int64_t mtime_us, bool clear_failure = true);
+// A file's whole update: the core's (`update`, extract::ToSparqlUpdate of the file) with the
+// mtime extracted put into its file template, so it is written only while the file resource
+// exists and costs the store no WHERE query of its own (issue 5), and with `clear_failure`,
+// ClearFailure's two operations after it. An `update` of another shape gets the state as an
+// operation of its own.
+std::string WithSuccessState(std::string_view update, std::string_view file_iri,
+                             int64_t mtime_us, bool clear_failure = true);
 
 // The whole update for a file whose extraction failed or found nothing to extract (`reason`
 // empty): the file resource (created as the core names it when the miner has none, i.e.

@@ -136,9 +136,7 @@ void ExtractorService::Finish(const Job& job, Outcome outcome) {
     case Outcome::Kind::kExtracted: {
       // Sized once, and the worker's text freed: a result waiting for the store holds its
       // text once, with no slack from a string's doubling.
-      const std::string state = SuccessState(job.file_iri, job.mtime_us, clear_failure);
-      written.update.reserve(result.text.size() + 3 + state.size());
-      written.update.append(result.text).append(" ;\n").append(state);
+      written.update = WithSuccessState(result.text, job.file_iri, job.mtime_us, clear_failure);
       std::string().swap(result.text);
       break;
     }

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "extract/core/iri.h"
+#include "extract/core/serialize.h"
 #include "extract/service/extract_config.h"
 #include "extract/service/extract_state.h"
 #include "extract/service/extractor_service.h"
@@ -211,10 +212,47 @@ TEST_CASE("Bookkeeping SPARQL: mtimes round trip, URLs are quoted, failures carr
   CHECK(failed.find("qxo#failedExtractor> \"pdf\"") != std::string::npos);
   const std::string nothing = StateOnlyUpdate("urn:quarry:file:1", "file:///x", mtime, "", "");
   CHECK(nothing.find("extractionFailure> \"") == std::string::npos);
-  CHECK(SuccessState("urn:quarry:file:1", mtime).find("extractedMtime> \"2023-11-14T22:13:20.123456Z\"") !=
-        std::string::npos);
-  CHECK(SuccessState("urn:quarry:file:1", mtime).ends_with("WHERE { <urn:quarry:file:1> a "
-                     "<http://tracker.api.gnome.org/ontology/v3/nfo#FileDataObject> }\n"));
+}
+
+// A core update (extract::ToSparqlUpdate) onto the miner's resource, with a related resource
+// and a literal that looks like the end of the file's template.
+std::string CoreUpdate() {
+  FileResult result{"file:///x.pdf", "urn:quarry:file:1", "urn:quarry:element:1",
+                    "application/pdf", {}};
+  result.extraction.element.AddType("http://tracker.api.gnome.org/ontology/v3/nfo#Document");
+  result.extraction.element.Add("http://tracker.api.gnome.org/ontology/v3/nie#plainTextContent",
+                                std::string("text } WHERE { <urn:x> a <urn:y> }\n"));
+  Description artist;
+  artist.iri = "urn:artist:1";
+  artist.AddType("http://tracker.api.gnome.org/ontology/v3/nmm#Artist");
+  result.extraction.related.push_back(artist);
+  return ToSparqlUpdate(result);
+}
+
+TEST_CASE("Bookkeeping SPARQL: the success state goes into the file's template (issue 5)") {
+  const int64_t mtime = 1'700'000'000'123'456;
+  const std::string core = CoreUpdate();
+  const std::string state =
+      "<urn:quarry:file:1> <http://quarry.gnome.invalid/ontology/v1/qxo#extractedMtime> "
+      "\"2023-11-14T22:13:20.123456Z\"^^<http://www.w3.org/2001/XMLSchema#dateTime> .\n";
+  const std::string tail = "} WHERE { <urn:quarry:file:1> a nfo:FileDataObject }\n";
+  REQUIRE(core.ends_with(tail));
+  const size_t template_end = core.size() - tail.size();
+  CHECK(FileTemplateEnd(core) == template_end);
+  const std::string success =
+      WithSuccessState(core, "urn:quarry:file:1", mtime, /*clear_failure=*/false);
+  CHECK(success == core.substr(0, template_end) + state + tail);
+  // The failure is cleared after it, by ClearFailure's operations.
+  CHECK(WithSuccessState(core, "urn:quarry:file:1", mtime, /*clear_failure=*/true) ==
+        success.substr(0, success.size() - 1) + " ;\n" + ClearFailure("urn:quarry:file:1") + "\n");
+  // Another text (its last operation not the file's template): the state on its own.
+  const std::string other = "INSERT DATA { <urn:quarry:file:1> <urn:p> \"v\" }";
+  CHECK(FileTemplateEnd(other) == std::string::npos);
+  CHECK(FileTemplateEnd(core.substr(0, template_end)) == std::string::npos);
+  CHECK(WithSuccessState(other, "urn:quarry:file:1", mtime, /*clear_failure=*/false) ==
+        other + " ;\nINSERT OR REPLACE { " + state.substr(0, state.size() - 3) +
+            " } WHERE { <urn:quarry:file:1> a "
+            "<http://tracker.api.gnome.org/ontology/v3/nfo#FileDataObject> }\n");
 }
 
 TEST_CASE("Bookkeeping SPARQL: a failure is cleared only when asked, and the rest stays the same") {
@@ -223,11 +261,6 @@ TEST_CASE("Bookkeeping SPARQL: a failure is cleared only when asked, and the res
   CHECK(clear.find("DELETE { <urn:quarry:file:1> <http://quarry.gnome.invalid/ontology/v1/qxo#"
                    "extractionFailure> ?f } WHERE") != std::string::npos);
   CHECK(clear.find("failedExtractor> ?e } WHERE") != std::string::npos);
-  const std::string success = SuccessState("urn:quarry:file:1", mtime, /*clear_failure=*/true);
-  const std::string success_only = SuccessState("urn:quarry:file:1", mtime, /*clear_failure=*/false);
-  CHECK(success == clear + " ;\n" + success_only);
-  CHECK(success_only.find("DELETE") == std::string::npos);
-  CHECK(success_only.starts_with("INSERT OR REPLACE { <urn:quarry:file:1> "));
   const std::string nothing = StateOnlyUpdate("urn:quarry:file:1", "file:///x", mtime, "", "");
   const std::string nothing_only =
       StateOnlyUpdate("urn:quarry:file:1", "file:///x", mtime, "", "", /*clear_failure=*/false);

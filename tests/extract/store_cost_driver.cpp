@@ -1,7 +1,7 @@
 // extract_store_cost: the store side of quarry-extract's writes (issue 5), to be measured. It
 // extracts the given files, writes the miner's basic facts for them (miner::InsertResource onto
 // urn:quarry:file: resources, not measured), then applies what quarry-extract's writer sends
-// per file (ToSparqlUpdate + SuccessState, 64 files per UpdateBatch) in a reopened store.
+// per file (WithSuccessState(ToSparqlUpdate), 64 files per UpdateBatch) in a reopened store.
 // Not a test: run it under callgrind with collection on in UpdateBatch only, e.g.
 //   valgrind --tool=callgrind --collect-atstart=no
 //     --toggle-collect='quarry::engine::Store::UpdateBatch*' extract_store_cost DB DIR...
@@ -115,9 +115,9 @@ int main(int argc, char** argv) {
     return done;
   };
   for (const Extracted& one : extracted) {
-    batch.push_back(quarry::extract::ToSparqlUpdate(one.result) + " ;\n" +
-                    quarry::extract::service::SuccessState(one.result.file_iri, one.mtime_us,
-                                                           /*clear_failure=*/false));
+    batch.push_back(quarry::extract::service::WithSuccessState(
+        quarry::extract::ToSparqlUpdate(one.result), one.result.file_iri, one.mtime_us,
+        /*clear_failure=*/false));
     if (batch.size() == kWriteBatch) {
       if (auto done = flush(); !done) return Fail(done.error());
     }

@@ -150,11 +150,73 @@ std::string MinerFacts(const std::string& iri, const FileResult& result) {
       iri, SparqlString(result.file_url), SparqlString(result.mime_type));
 }
 
-// quarry-extract's one update per file: the core's and the success state.
-std::string ServiceUpdate(const FileResult& result) {
-  constexpr int64_t kMtime = 1'700'000'000'000'000;
-  return ToSparqlUpdate(result) + " ;\n" +
-         service::SuccessState(FileIri(result), kMtime, /*clear_failure=*/false);
+constexpr int64_t kMtime = 1'700'000'000'000'000;
+
+// quarry-extract's one update per file: the core's with the success state.
+std::string ServiceUpdate(const FileResult& result, bool clear_failure = false) {
+  return service::WithSuccessState(ToSparqlUpdate(result), FileIri(result), kMtime,
+                                   clear_failure);
+}
+
+// The same as before s24: the state as an operation of its own after the core's update, and
+// the failure cleared before it.
+std::string SeparateStateUpdate(const FileResult& result, bool clear_failure) {
+  const std::string iri = FileIri(result);
+  return fmt::format(
+      "{} ;\n{}INSERT OR REPLACE {{ <{}> qxo:extractedMtime \"{}\"^^xsd:dateTime }} "
+      "WHERE {{ <{}> a nfo:FileDataObject }}\n",
+      ToSparqlUpdate(result), clear_failure ? service::ClearFailure(iri) + " ;\n" : "", iri,
+      service::MtimeLiteral(kMtime), iri);
+}
+
+size_t Count(std::string_view text, std::string_view word) {
+  size_t count = 0;
+  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+TEST_CASE("The success state in the file's template stores what its own operation did "
+          "(issue 5)") {
+  // `merged`: WithSuccessState; `separate`: the state as its own INSERT ... WHERE, as before.
+  // Every corpus file, onto the miner's resource or onto one named by its URL, with and
+  // without a failure to clear.
+  const testing::TempDir dir;
+  const auto merged = OpenStore(dir, "merged");
+  const auto separate = OpenStore(dir, "separate");
+  const Registry registry = BuiltinRegistry();
+  size_t files = 0;
+  for (const auto& entry : testing::Manifest()["files"]) {
+    auto result = ExtractFile(registry, testing::CorpusPath(entry), Limits{});
+    if (!result) continue;
+    const bool clear_failure = files % 3 == 0;
+    if (files % 2 == 0) result->file_iri = fmt::format("urn:quarry:file:{:032x}", files + 1);
+    ++files;
+    const std::string update = ServiceUpdate(*result, clear_failure);
+    INFO(update);
+    // The core's operations and ClearFailure's, no other: no WHERE query of the state's own.
+    CHECK(Count(update, "WHERE") ==
+          Count(ToSparqlUpdate(*result), "WHERE") + (clear_failure ? 2 : 0));
+    const std::string iri = FileIri(*result);
+    for (engine::Store* store : {merged.get(), separate.get()}) {
+      Apply(*store, MinerFacts(iri, *result));
+      if (clear_failure) {  // an earlier try's failure (StateOnlyUpdate)
+        Apply(*store, fmt::format("INSERT DATA {{ <{}> qxo:extractionFailure \"timed out\" ; "
+                                  "qxo:failedExtractor \"pdf\" }}",
+                                  iri));
+      }
+    }
+    Apply(*merged, update);
+    Apply(*separate, SeparateStateUpdate(*result, clear_failure));
+  }
+  CHECK(files >= 10);
+  const auto stored = Graph(*merged);
+  const auto reference = Graph(*separate);
+  REQUIRE(stored.size() == reference.size());
+  for (size_t i = 0; i < stored.size(); ++i) CHECK(stored[i] == reference[i]);
+  CHECK(Rows(*merged, "SELECT ?f { ?f qxo:extractedMtime ?m }").size() == files);
+  CHECK(Rows(*merged, "SELECT ?f { ?f qxo:extractionFailure ?m }").empty());
 }
 
 TEST_CASE("Onto the miner's resource the update stores the whole description's graph (issue 5)") {
