@@ -6,7 +6,7 @@
 #include <map>
 
 #include "miner-fs/log.h"
-#include "store/ipc/service_loop.h"
+#include "store/ipc/bus_thread.h"
 
 namespace quarry::miner {
 namespace {
@@ -81,7 +81,7 @@ class MinerService::Impl {
   std::unique_ptr<sdbus::IConnection> connection;
   std::unique_ptr<sdbus::IObject> object;
   MinerStatus* status = nullptr;
-  std::unique_ptr<ipc::ServiceLoop> loop;
+  std::unique_ptr<ipc::BusThread> loop;
 };
 
 Result<std::unique_ptr<MinerService>> MinerService::Start(const std::string& bus_address,
@@ -105,9 +105,8 @@ Result<std::unique_ptr<MinerService>> MinerService::Start(const std::string& bus
       }
     });
     impl->connection->requestName(kMinerBusName);
-    impl->loop = std::make_unique<ipc::ServiceLoop>(*impl->connection, [](std::string_view reason) {
-      LogWarning(fmt::format("lost the connection to the bus ({}); stopping", reason));
-    });
+    impl->loop = std::make_unique<ipc::BusThread>(
+        *impl->connection, ipc::StopProcessOnLostBus([](std::string_view line) { LogWarning(line); }));
   } catch (const sdbus::Error& error) {
     status.SetListener(nullptr);
     return Error(Errc::kIo, fmt::format("cannot serve {} on the bus: {}", kMinerBusName, error.what()));

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "extract/service/log.h"
-#include "store/ipc/service_loop.h"
+#include "store/ipc/bus_thread.h"
 
 namespace quarry::extract::service {
 namespace {
@@ -66,7 +66,7 @@ class ExtractAdaptor::Impl {
  public:
   std::unique_ptr<sdbus::IConnection> connection;
   std::unique_ptr<sdbus::IObject> object;
-  std::unique_ptr<ipc::ServiceLoop> loop;
+  std::unique_ptr<ipc::BusThread> loop;
 };
 
 Result<std::unique_ptr<ExtractAdaptor>> ExtractAdaptor::Start(const std::string& bus_address,
@@ -80,9 +80,8 @@ Result<std::unique_ptr<ExtractAdaptor>> ExtractAdaptor::Start(const std::string&
     Register(*impl->object, service);
     impl->object->finishRegistration();
     impl->connection->requestName(kExtractBusName);
-    impl->loop = std::make_unique<ipc::ServiceLoop>(*impl->connection, [](std::string_view reason) {
-      LogWarning(fmt::format("lost the connection to the bus ({}); stopping", reason));
-    });
+    impl->loop = std::make_unique<ipc::BusThread>(
+        *impl->connection, ipc::StopProcessOnLostBus([](std::string_view line) { LogWarning(line); }));
   } catch (const sdbus::Error& error) {
     return Error(Errc::kIo,
                  fmt::format("cannot serve {} on the bus: {}", kExtractBusName, error.what()));

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "store/client/bus_link.h"
+#include "store/ipc/bus_thread.h"
 #include "store/ipc/quad_array.h"
 #include "store/ipc/raw_message.h"
 
@@ -39,7 +40,7 @@ class Notifier::Impl {
       : connection_(std::move(connection)), callback_(std::move(callback)) {}
   ~Impl() {
     // Stop the loop before the slots and the callback go away under it.
-    connection_->leaveEventLoop();
+    loop_.reset();
     slots_.clear();
   }
 
@@ -48,7 +49,9 @@ class Notifier::Impl {
       Deliver(message);
     }));
   }
-  void Start() { connection_->enterEventLoopAsync(); }
+  // A lost bus ends the loop; the application goes on (lost()).
+  void Start() { loop_ = std::make_unique<ipc::BusThread>(*connection_, nullptr); }
+  bool lost() const { return loop_ && loop_->lost(); }
   uint64_t malformed() const { return malformed_.load(); }
 
  private:
@@ -71,11 +74,13 @@ class Notifier::Impl {
   Callback callback_;
   std::vector<sdbus::Slot> slots_;
   std::atomic<uint64_t> malformed_{0};
+  std::unique_ptr<ipc::BusThread> loop_;
 };
 
 Notifier::Notifier(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Notifier::~Notifier() = default;
 uint64_t Notifier::malformed_signals() const { return impl_->malformed(); }
+bool Notifier::lost() const { return impl_->lost(); }
 
 Result<std::unique_ptr<Notifier>> Notifier::Open(const std::vector<std::string>& class_iris,
                                                  Callback callback, const BusOptions& options) {

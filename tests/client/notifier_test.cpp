@@ -12,6 +12,7 @@
 #include <climits>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 
 #include "store/engine/committed_changes.h"
 #include "store/ipc/dbus_names.h"
@@ -113,6 +114,22 @@ TEST_CASE("Notifier: signals from another sender on the same path are not delive
   REQUIRE(notifier.ok());
   emitter.GraphUpdated(kSong, {}, {WireTriple{0, 1, 2, 3}});
   CHECK_FALSE(inbox.WaitFor(1, std::chrono::milliseconds(500)));
+}
+
+TEST_CASE("Notifier: a bus that goes away is reported by lost(), the application goes on") {
+  // sdbus-c++'s own loop thread let the Disconnected error escape: std::terminate ended the
+  // application (this test process) with SIGABRT.
+  BusFixture bus;
+  auto notifier = Notifier::Open({kSong}, [](const GraphUpdatedEvent&) {}, bus.options());
+  REQUIRE(notifier.ok());
+  CHECK_FALSE((*notifier)->lost());
+  bus.KillBus();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!(*notifier)->lost()) {
+    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "lost() stayed false");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  notifier->reset();  // leaving a loop that has ended
 }
 
 // Extreme and negative IDs (an ID past INT32_MAX arrives as its low 32 bits, ChangedQuad::WireId),

@@ -51,6 +51,9 @@ class Notifier {
 
   // Signals that matched but did not have the GraphUpdated signature `sa(iiii)a(iiii)`.
   uint64_t malformed_signals() const;
+  // The bus went away (the session ended, dbus-daemon died): no more events come; open a new
+  // Notifier once a bus is back. Before, the loop's error ended the application (SIGABRT).
+  bool lost() const;
 
   class Impl;
 

@@ -1,5 +1,6 @@
-#include "store/ipc/service_loop.h"
+#include "store/ipc/bus_thread.h"
 
+#include <fmt/format.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -7,10 +8,10 @@
 
 namespace quarry::ipc {
 
-ServiceLoop::ServiceLoop(sdbus::IConnection& connection, LostHandler on_lost)
+BusThread::BusThread(sdbus::IConnection& connection, LostHandler on_lost)
     : connection_(connection), on_lost_(std::move(on_lost)), thread_([this] { Run(); }) {}
 
-ServiceLoop::~ServiceLoop() {
+BusThread::~BusThread() {
   leaving_ = true;
   try {
     connection_.leaveEventLoop();
@@ -20,15 +21,21 @@ ServiceLoop::~ServiceLoop() {
   thread_.join();
 }
 
-void ServiceLoop::Run() {
+void BusThread::Run() {
   try {
     connection_.enterEventLoop();
   } catch (const std::exception& error) {
     if (leaving_) return;
     lost_ = true;
     if (on_lost_) on_lost_(error.what());
-    (void)::kill(::getpid(), SIGTERM);
   }
+}
+
+BusThread::LostHandler StopProcessOnLostBus(std::function<void(std::string_view line)> log) {
+  return [log = std::move(log)](std::string_view reason) {
+    log(fmt::format("lost the connection to the bus ({}); stopping", reason));
+    (void)::kill(::getpid(), SIGTERM);
+  };
 }
 
 }  // namespace quarry::ipc
