@@ -7,6 +7,7 @@
 
 #include "store/engine/sqlite/transaction.h"
 #include "store/schema/ddl.h"
+#include "store/schema/fts.h"
 #include "store/schema/migration_plan.h"
 #include "store/schema/names.h"
 
@@ -64,6 +65,24 @@ Result<void> UpgradeSchema(Database& db, const ontology::Ontology& ontology, int
   }
   QUARRY_TRY(db.Exec(fmt::format("UPDATE {} SET value = '{}' WHERE key = 'schema_version'",
                                  schema::kMetaTable, schema::kSchemaVersion)));
+  return transaction.Commit();
+}
+
+Result<bool> LacksFtsMergeSettings(Database& db) {
+  QUARRY_ASSIGN_OR_RETURN(const bool has_fts, HasTable(db, schema::FtsConfigTable()));
+  if (!has_fts) return false;
+  QUARRY_ASSIGN_OR_RETURN(Statement lacks, db.Prepare(schema::FtsLacksMergeSettingsSql()));
+  return lacks.Step();
+}
+
+// A database made before the FTS5 merge settings (schema/fts.h) gets them when a writer opens
+// it: a read at each open, a write once.
+Result<void> EnsureFtsMergeSettings(Database& db) {
+  QUARRY_ASSIGN_OR_RETURN(const bool missing, LacksFtsMergeSettings(db));
+  if (!missing) return Ok();
+  QUARRY_ASSIGN_OR_RETURN(Transaction transaction,
+                          Transaction::Begin(db, TransactionMode::kImmediate));
+  for (const std::string& sql : schema::FtsMergeSettingsSql()) QUARRY_TRY(db.Exec(sql));
   return transaction.Commit();
 }
 
@@ -160,6 +179,7 @@ Result<SchemaState> EnsureSchema(Database& db, const std::vector<OntologyFile>& 
   if (writable && version < schema::kSchemaVersion) {
     QUARRY_TRY(UpgradeSchema(db, **old_ontology, version));
   }
+  if (writable) QUARRY_TRY(EnsureFtsMergeSettings(db));
   if (same || !writable) return SchemaState{std::move(*old_ontology), {}};
   QUARRY_ASSIGN_OR_RETURN(auto new_ontology, ontology::LoadOntologyTexts(files));
   const schema::MigrationPlan plan = schema::PlanMigration(**old_ontology, *new_ontology);

@@ -1,6 +1,7 @@
 #include "store/engine/store.h"
 
 #include <fmt/format.h>
+#include <sqlite3.h>
 
 #include <system_error>
 
@@ -15,6 +16,7 @@
 #include "store/engine/sqlite/transaction.h"
 #include "store/engine/triple_writer.h"
 #include "store/engine/update_executor.h"
+#include "store/schema/fts.h"
 #include "store/schema/names.h"
 #include "store/sparql/parser.h"
 #include "store/sparql/translate/translator.h"
@@ -183,6 +185,13 @@ Result<void> Store::CommitAndReport(Transaction& transaction) {
   QUARRY_TRY(transaction.Commit());
   if (!changes->empty()) change_sink_(std::move(*changes));
   return Ok();
+}
+
+Result<bool> Store::MergeFullText(int pages) {
+  if (!writable() || schema::FulltextProperties(*ontology_).empty()) return false;
+  const int before = sqlite3_total_changes(db_.handle());
+  QUARRY_TRY(db_.Exec(schema::FtsMergeStepSql(pages)));
+  return sqlite3_total_changes(db_.handle()) - before >= 2;
 }
 
 Result<void> Store::SetChangeSink(ChangeSink sink) {

@@ -111,6 +111,12 @@ class Store {
 
   Database& database() { return db_; }
 
+  // One step of the full-text index's segment merging, about `pages` leaf pages, in its own
+  // transaction (schema/fts.h: FTS5 merges only when asked, so a writer calls this when idle).
+  // True when it merged something, false when nothing is left to merge (or there is no
+  // full-text index, or the store is read-only).
+  Result<bool> MergeFullText(int pages);
+
   // Change capture for GraphUpdated/Writeback (issue 4, change_capture.h): after each
   // committed Update/UpdateBatch that changed something, `sink` gets its CommittedChanges on
   // this thread. An empty sink turns capture off (the default: bulk imports pay nothing).

@@ -218,9 +218,10 @@ void Backend::WriterLoop() {
     FailQueued(opened.error());
     return;
   }
-  // After writes, the WAL is folded into the database and truncated once no write came for
-  // kIdleCheckpointDelay: commits never wait for it, and an idle database has no WAL beside it
-  // (sqlite/database.cpp: the writer's own checkpoint comes only every 10,000 pages).
+  // After writes, the full-text index merges its segments and the WAL is folded into the
+  // database and truncated once no write came for kIdleCheckpointDelay: commits never wait for
+  // them, and an idle database has no WAL beside it (sqlite/database.cpp: the writer's own
+  // checkpoint comes only every 10,000 pages).
   bool wal_written = false;
   for (;;) {
     bool idle = false;
@@ -229,6 +230,7 @@ void Backend::WriterLoop() {
     if (idle) {
       wal_written = false;
       if (!writer_store_) continue;
+      MergeFullTextWhileIdle();
       if (auto folded = writer_store_->database().TruncateWal(); !folded) {
         LogWarning(fmt::format("checkpoint of the idle database: {}", folded.error().ToString()));
       }
@@ -243,6 +245,27 @@ void Backend::WriterLoop() {
     // A restore could neither open the new file nor reopen the old one.
     const std::lock_guard lock(mutex_);
     job->fail(open_error_.value_or(Error(Errc::kInternal, "the database is closed")));
+  }
+}
+
+bool Backend::WritePending() {
+  const std::lock_guard lock(mutex_);
+  return stopping_ || !interactive_writes_.empty() || !miner_writes_.empty();
+}
+
+// FTS5 merges segments only when asked (schema/fts.h, issue 5): here, in small steps, each its
+// own transaction, and a write that arrives waits for the running step only. What is left is
+// merged at the next idle moment.
+void Backend::MergeFullTextWhileIdle() {
+  while (!WritePending()) {
+    auto merged = writer_store_->MergeFullText(options_.idle_merge_pages);
+    if (options_.after_idle_merge_step) options_.after_idle_merge_step();
+    if (!merged) {
+      LogWarning(
+          fmt::format("full-text merge of the idle database: {}", merged.error().ToString()));
+      return;
+    }
+    if (!*merged) return;
   }
 }
 

@@ -70,6 +70,10 @@ struct BackendOptions {
   // Installed on the writer's Store (also after a restore reopens it): receives each commit's
   // changes for the class signals (signal_emitter.h). Empty = no change capture.
   engine::ChangeSink change_sink;
+  // Full-text segment merging while the writer is idle (MergeFullTextWhileIdle): leaf pages per
+  // step, and a test's hook run after each step on the writer thread (empty: none).
+  int idle_merge_pages = 64;
+  std::function<void()> after_idle_merge_step;
 };
 
 class Backend {
@@ -115,6 +119,8 @@ class Backend {
  private:
   std::optional<Error> RefusalLocked() const;  // why a job cannot be queued; holds mutex_
   void WriterLoop();
+  bool WritePending();
+  void MergeFullTextWhileIdle();
   void ReaderLoop(size_t index);
   Result<void> OpenConnections(bool at_start);
   void CloseConnections();

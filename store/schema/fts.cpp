@@ -9,6 +9,8 @@
 namespace quarry::schema {
 namespace {
 
+constexpr int kFtsAutomerge = 0;  // FtsMergeSettingsSql
+
 std::string ColumnList(const std::vector<const ontology::Property*>& properties,
                        std::string_view prefix) {
   std::string list;
@@ -55,13 +57,32 @@ std::vector<std::string> CreateFtsSql(const ontology::Ontology& ontology) {
     if (!columns.empty()) columns += ", ";
     columns += Quote(property->name);
   }
-  return {
+  std::vector<std::string> statements = {
       fmt::format("CREATE VIEW {} AS SELECT {} FROM {} AS R WHERE {} IS NOT NULL", kFtsView,
                   select, Quote(ontology.Compact(ontology::iri::kRdfsResource)), any_value),
       fmt::format("CREATE VIRTUAL TABLE {} USING fts5({}, content={}, content_rowid='ID', "
                   "tokenize='unicode61 remove_diacritics 2')",
                   kFtsTable, columns, QuoteLiteral(kFtsView)),
   };
+  for (std::string& sql : FtsMergeSettingsSql()) statements.push_back(std::move(sql));
+  return statements;
+}
+
+std::vector<std::string> FtsMergeSettingsSql() {
+  return {fmt::format("INSERT INTO {0}({0}, rank) VALUES ('automerge', {1})", kFtsTable,
+                      kFtsAutomerge)};
+}
+
+std::string FtsConfigTable() { return std::string(kFtsTable) + "_config"; }
+
+std::string FtsLacksMergeSettingsSql() {
+  return fmt::format(
+      "SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM {} WHERE k = 'automerge' AND v = {})",
+      Quote(FtsConfigTable()), kFtsAutomerge);
+}
+
+std::string FtsMergeStepSql(int pages) {
+  return fmt::format("INSERT INTO {0}({0}, rank) VALUES ('merge', {1})", kFtsTable, pages);
 }
 
 std::vector<std::string> DropFtsSql() {

@@ -17,8 +17,24 @@ namespace quarry::schema {
 // Full-text properties in column order (ontology order).
 std::vector<const ontology::Property*> FulltextProperties(const ontology::Ontology& ontology);
 
-// View + FTS5 table; empty when the ontology has no full-text property.
+// View + FTS5 table with its merge settings; empty when the ontology has no full-text property.
 std::vector<std::string> CreateFtsSql(const ontology::Ontology& ontology);
+
+// FTS5 merge settings (issue 5). FTS5's automerge rewrites segments while writes stream in, on
+// the store's single writer thread, the indexing critical path: off (automerge 0), the writes
+// only flush segments, and crisismerge (FTS5's default, 16 per level) bounds them. The writer
+// merges them when idle instead (FtsMergeStepSql), as far as usermerge (4 a level) asks.
+// A replay of the 20,001-file corpus' rows (bench/query/README.md "FTS5 merges at idle"): FTS
+// write instructions -29 %, the idle merges less than what was saved, queries after them no
+// slower. Statements that apply them to an existing table; FTS5's table of settings (a
+// database without full-text properties has none); a query on it that returns a row when the
+// settings are not there yet (a database made before them).
+std::vector<std::string> FtsMergeSettingsSql();
+std::string FtsConfigTable();
+std::string FtsLacksMergeSettingsSql();
+// One idle merge step: about `pages` leaf pages of segment merging. It did work when it changed
+// 2 or more rows (sqlite3_total_changes), none left otherwise (FTS5 documentation, 'merge').
+std::string FtsMergeStepSql(int pages);
 std::vector<std::string> DropFtsSql();
 // Drop, recreate and re-index everything from the content (migration of full-text flags).
 std::vector<std::string> RebuildFtsSql(const ontology::Ontology& ontology);
