@@ -21,6 +21,7 @@ class FlatSet {
  public:
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
+  size_t MemoryBytes() const { return keys_.capacity() * sizeof(Key) + used_.capacity(); }
   size_t count(const Key& key) const { return size_ != 0 && used_[Find(key)] ? 1 : 0; }
 
   // True when the key was added, false when it was there already.
@@ -57,8 +58,10 @@ class FlatSet {
   // many small transactions should not clear a big array at every commit.
   void clear() {
     if (used_.size() > kKeepCapacity) {
-      used_ = {};
-      keys_ = {};
+      // Not `= {}`, which assigns an empty initializer list and keeps the capacity: a batch
+      // save's sets stayed allocated in quarry-store after it (issue 7).
+      used_ = std::vector<uint8_t>();
+      keys_ = std::vector<Key>();
     } else {
       std::fill(used_.begin(), used_.end(), 0);
     }

@@ -58,7 +58,7 @@ Result<int64_t> TripleWriter::IdOf(const RdfTerm& resource, BlankScope& blanks) 
     QUARRY_TRY(insert->Step());
     const int64_t id = db_.LastInsertRowId();
     blanks.emplace(resource.value, id);
-    created_.insert(id);
+    marks_.Add(id, kCreated);
     return id;
   }
   if (resource.kind != RdfTerm::Kind::kIri) {
@@ -84,7 +84,7 @@ Result<int64_t> TripleWriter::IriId(std::string_view iri) {
   }
   const int64_t id = db_.LastInsertRowId();
   ids_.emplace(iri, id);
-  created_.insert(id);
+  marks_.Add(id, kCreated);
   return id;
 }
 
@@ -408,7 +408,7 @@ Result<const std::string*> TripleWriter::TypeRowsSql(const Class& cls) {
 }
 
 Result<void> TripleWriter::AddType(int64_t graph, int64_t subject, const Class& cls) {
-  if (created_.count(subject) && !fresh_disabled_) {
+  if (marks_.Has(subject, kCreated) && !fresh_disabled_) {
     QUARRY_TRY(FlushPending());
     return AddTypeFresh(graph, subject, cls);
   }

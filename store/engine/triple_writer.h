@@ -86,6 +86,10 @@ class TripleWriter {
     return fulltext_column_.size() * sizeof(SqlValue) + kFulltextRowNodeBytes;
   }
   void set_max_kept_fulltext_bytes(size_t bytes) { max_kept_fulltext_bytes_ = bytes; }  // tests
+  // New resources still in the fresh buffer whose row must be read back (tests).
+  size_t fulltext_read_count() const { return marks_.Count(kFulltextRead); }
+  // The bytes of the per-transaction flags of resources (tests and measurements).
+  size_t resource_marks_bytes() const { return marks_.MemoryBytes(); }
 
   // The ID of an IRI, created when missing; blank nodes get fresh IDs per scope.
   Result<int64_t> IdOf(const RdfTerm& resource, BlankScope& blanks);
@@ -211,8 +215,11 @@ class TripleWriter {
     std::vector<const ontology::Property*> domain;  // every property, as PropertiesOfDomain
     std::vector<const ontology::Property*> singles;
     std::vector<const ontology::Property*> mirrors;
+    // Whether a bulk INSERT of this writer wrote the column (InsertClassRows keeps it).
+    std::vector<bool> single_written;
+    std::vector<bool> mirror_written;
   };
-  const ClassColumns& ColumnsOf(const ontology::Class& cls);
+  ClassColumns& ColumnsOf(const ontology::Class& cls);
   std::unordered_map<const ontology::Class*, ClassColumns> class_columns_;
 
   Database& db_;
@@ -236,9 +243,9 @@ class TripleWriter {
   // view would give them: Finish() writes them without reading them back through the view,
   // which was a third of a contacts batch save's instructions and re-read every extracted
   // file's text (issues 7 and 5). Only resources whose every full-text value went through the
-  // fresh buffer; any other change moves them to fulltext_read_ (MarkFulltextRead).
+  // fresh buffer; any other change drops the kept row, or, while the resource is still in the
+  // fresh buffer, marks it kFulltextRead (kFlushed rules out the flushed ones).
   std::unordered_map<int64_t, std::vector<SqlValue>> fulltext_rows_;
-  FlatSet<int64_t, IdHash> fulltext_read_;  // per transaction
   static constexpr size_t kFulltextRowNodeBytes = 64;  // the map node and the row's vector
   size_t fulltext_rows_bytes_ = 0;          // text kept in fulltext_rows_ in this transaction
   size_t max_kept_fulltext_bytes_ = kMaxKeptFulltextBytes;
@@ -246,7 +253,6 @@ class TripleWriter {
     if (!fulltext_rows_.empty()) {
       std::unordered_map<int64_t, std::vector<SqlValue>>().swap(fulltext_rows_);
     }
-    fulltext_read_.clear();
     fulltext_rows_bytes_ = 0;
   }
   std::unordered_map<const ontology::Property*, size_t> fulltext_column_;  // stable
@@ -280,15 +286,22 @@ class TripleWriter {
   // (subject, class) pairs known to have a class-table row (not those of resources in the
   // fresh buffer: HasClassRow asks the buffer first). Kept across transactions, bounded.
   FlatSet<std::pair<int64_t, const ontology::Class*>, TypedKeyHash> typed_;
-  FlatSet<int64_t, IdHash> fulltext_touched_;  // per transaction
+  // Per transaction, by resource (triple_writer_ids.h):
+  enum : ResourceMarks::Mark {
+    // Created in this transaction: no full-text row to delete yet.
+    kCreated = 1,
+    // Created, and its buffered rows written by FlushFresh() in this transaction: the only
+    // created ones that can have class rows (typed_ does not list buffered resources).
+    kFlushed = 2,
+    kFulltextTouched = 4,  // its full-text row is rewritten at Finish() (fulltext_order_)
+    // Still in the fresh buffer, with a full-text value that went elsewhere: its row is read
+    // back at Finish(), not kept (KeepFulltextRows).
+    kFulltextRead = 8,
+  };
+  ResourceMarks marks_;
   // Old full-text values of touched resources with a row in the index, by ID: their FTS5
   // 'delete' is written at Finish(), in ID order with the new rows (WriteFulltextRows).
   std::map<int64_t, std::vector<SqlValue>> fulltext_deletes_;
-  // Resources created in this transaction: they have no full-text row to delete yet.
-  FlatSet<int64_t, IdHash> created_;
-  // Created resources whose buffered rows FlushFresh() wrote in this transaction: the only
-  // created ones that can have class rows (typed_ does not list buffered resources).
-  FlatSet<int64_t, IdHash> flushed_;
   std::vector<int64_t> fulltext_order_;
   std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> ontology_ids_;  // stable
   std::unordered_map<int64_t, const ontology::Class*> classes_by_id_;

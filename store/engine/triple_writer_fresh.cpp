@@ -25,18 +25,15 @@ using schema::Quote;
 
 constexpr size_t kRowsPerStatement = 200;
 
-// Below this many rows a flush's remainder is one statement of its exact size (small ones are
-// cheap to compile, and the miner's per-file flushes are that small).
-constexpr size_t kExactRows = 16;
-
 // Rows of the next multi-row INSERT when `remaining` are left: kRowsPerStatement, then powers of
-// two down to kExactRows. A statement per remainder size compiled a new one at almost every
-// flush: 326 prepares of ~0.74 M instructions each, 9.4 % of a 1,600-contact batch save's
-// instructions (callgrind), once the buffer was flushed every few thousand resources. Now at
-// most kExactRows + 5 sizes per statement shape.
+// two down to 1. A statement per remainder size compiled a new one at almost every flush: 326
+// prepares of ~0.74 M instructions each, 9.4 % of a 1,600-contact batch save's instructions
+// (callgrind), once the buffer was flushed every few thousand resources. Remainders below 16
+// kept their exact size until s24, but quarry-extract's flushes of a batch of 64 files are
+// mostly that small, per class: a new compile for most of them (issue 5). Now at most 9 sizes
+// per statement shape; a remainder takes one statement per bit set, each a cache hit.
 size_t RowsPerStatement(size_t remaining) {
-  if (remaining >= kRowsPerStatement) return kRowsPerStatement;
-  return remaining < kExactRows ? remaining : std::bit_floor(remaining);
+  return remaining >= kRowsPerStatement ? kRowsPerStatement : std::bit_floor(remaining);
 }
 // Resources buffered before a flush. Large: an update applies all its rdf:type triples before
 // the other triples, so the buffer must hold a whole update's new resources to pay off.
@@ -108,7 +105,7 @@ Result<void> TripleWriter::AddTypeFresh(int64_t graph, int64_t subject, const Cl
   // Only a resource flushed earlier in this transaction can have class rows already (typed_
   // does not list buffered resources: ~30 (resource, class) keys per contact, and growing that
   // table was ~6 % of a contacts batch save).
-  const bool flushed_before = flushed_.count(subject) != 0;
+  const bool flushed_before = marks_.Has(subject, kFlushed);
   if (flushed_before) ForgetFtsSignature(subject);  // its types change after the signature
   for (const auto& [super, class_id] : *chain) {
     const std::pair<int64_t, int64_t> type_row{class_id, graph};
@@ -179,7 +176,7 @@ Result<void> TripleWriter::FlushFresh() {
   KeepFulltextRows();  // moves the single values out: the rows are written
   QUARRY_TRY(InsertMultiRows());
   RecordFtsSignatures();
-  for (const int64_t subject : fresh_order_) flushed_.insert(subject);
+  for (const int64_t subject : fresh_order_) marks_.Add(subject, kFlushed);
   fresh_.clear();
   fresh_order_.clear();
   return Ok();
@@ -191,7 +188,7 @@ void TripleWriter::RecordFtsSignatures() {
   std::string signature;
   for (const int64_t subject : fresh_order_) {
     // A resource flushed before has type rows this buffer does not list.
-    if (!fulltext_touched_.count(subject) || flushed_.count(subject)) continue;
+    if (!marks_.Has(subject, kFulltextTouched) || marks_.Has(subject, kFlushed)) continue;
     class_ids.clear();
     for (const auto& [class_id, graph] : fresh_.at(subject).type_rows) class_ids.push_back(class_id);
     std::sort(class_ids.begin(), class_ids.end());
@@ -241,7 +238,7 @@ Result<void> TripleWriter::InsertMultiRows() {
   return Ok();
 }
 
-const TripleWriter::ClassColumns& TripleWriter::ColumnsOf(const Class& cls) {
+TripleWriter::ClassColumns& TripleWriter::ColumnsOf(const Class& cls) {
   const auto [slot, added] = class_columns_.try_emplace(&cls);
   if (!added) return slot->second;
   slot->second.domain = ontology_.PropertiesOfDomain(cls.iri);
@@ -253,6 +250,8 @@ const TripleWriter::ClassColumns& TripleWriter::ColumnsOf(const Class& cls) {
       slot->second.mirrors.push_back(property);
     }
   }
+  slot->second.single_written.assign(slot->second.singles.size(), false);
+  slot->second.mirror_written.assign(slot->second.mirrors.size(), false);
   return slot->second;
 }
 
@@ -269,17 +268,28 @@ Result<void> TripleWriter::InsertClassRows(const Class& cls, const std::vector<F
   const auto is_used = [&used](const Property* property) {
     return std::binary_search(used.begin(), used.end(), property);
   };
-  const ClassColumns& candidates = ColumnsOf(cls);
-  std::vector<const Property*> columns;
-  for (const Property* property : candidates.singles) {
-    if (is_used(property)) columns.push_back(property);
-  }
+  // A column an earlier flush of the class wrote stays in its INSERTs, NULL in rows without a
+  // value, as in rows of this flush without one: the columns a flush uses vary with the
+  // resources it holds (the file types of an extractor batch), and each new set compiled new
+  // statements (issue 5). The set settles at the columns the class's writers use.
+  ClassColumns& candidates = ColumnsOf(cls);
+  const auto keep_used = [&](const std::vector<const Property*>& properties,
+                             std::vector<bool>& written) {
+    std::vector<const Property*> kept;
+    for (size_t i = 0; i < properties.size(); ++i) {
+      if (!written[i] && !is_used(properties[i])) continue;
+      written[i] = true;
+      kept.push_back(properties[i]);
+    }
+    return kept;
+  };
+  const std::vector<const Property*> columns =
+      keep_used(candidates.singles, candidates.single_written);
   // Domain-index mirrors of values this flush writes to a superclass row (superclasses go
-  // first): set here, so the mirror's class_insert trigger finds them equal and skips its UPDATE.
-  std::vector<const Property*> mirrors;
-  for (const Property* property : candidates.mirrors) {
-    if (is_used(property)) mirrors.push_back(property);
-  }
+  // first): set here, so the mirror's class_insert trigger finds them equal and skips its UPDATE
+  // (a NULL where an older superclass row holds the value, it copies, as on the row path).
+  const std::vector<const Property*> mirrors =
+      keep_used(candidates.mirrors, candidates.mirror_written);
   const size_t per_row = 1 + 2 * columns.size() + mirrors.size();
   for (size_t start = 0, count = 0; start < rows.size(); start += count) {
     count = RowsPerStatement(rows.size() - start);

@@ -136,13 +136,18 @@ Result<void> TripleWriter::TouchFulltextRow(int64_t subject, bool buffered) {
   if (fts_delete_sql_.empty()) return Ok();
   // A value of a resource flushed before (its row may be kept already) or not for the fresh
   // buffer: FlushFresh() does not see every value of the row, which is read back at Finish().
-  if (!buffered || flushed_.count(subject)) {
-    fulltext_read_.insert(subject);
+  const ResourceMarks::Mark marks = marks_.Of(subject);
+  if (!buffered || (marks & kFlushed) != 0) {
     if (!fulltext_rows_.empty()) fulltext_rows_.erase(subject);
+    // Only a new resource not flushed yet can still be kept (KeepFulltextRows): kFlushed rules
+    // out the others. Marking every one held a set of all a batch save's resources (issue 7).
+    if (!buffered && (marks & (kCreated | kFlushed)) == kCreated) {
+      marks_.Add(subject, kFulltextRead);
+    }
   }
-  if (fulltext_touched_.count(subject)) return Ok();
-  if (created_.count(subject)) {  // nothing indexed yet: only the insert at Finish()
-    fulltext_touched_.insert(subject);
+  if ((marks & kFulltextTouched) != 0) return Ok();
+  if ((marks & kCreated) != 0) {  // nothing indexed yet: only the insert at Finish()
+    marks_.Add(subject, kFulltextTouched);
     fulltext_order_.push_back(subject);
     return Ok();
   }
@@ -156,7 +161,7 @@ Result<void> TripleWriter::TouchFulltextRow(int64_t subject, bool buffered) {
     std::vector<SqlValue>& old = fulltext_deletes_[subject];
     for (int column = 1; column < select.ColumnCount(); ++column) old.push_back(ReadValue(select, column));
   }
-  fulltext_touched_.insert(subject);
+  marks_.Add(subject, kFulltextTouched);
   fulltext_order_.push_back(subject);
   return Ok();
 }
@@ -165,8 +170,7 @@ void TripleWriter::KeepFulltextRows() {
   if (fts_delete_sql_.empty()) return;
   const size_t columns = fulltext_column_.size();
   const auto keeps = [&](int64_t subject) {
-    return fulltext_touched_.count(subject) && !flushed_.count(subject) &&
-           !fulltext_read_.count(subject);
+    return (marks_.Of(subject) & (kFulltextTouched | kFlushed | kFulltextRead)) == kFulltextTouched;
   };
   FlatSet<int64_t, IdHash> kept;  // in this flush
   for (const int64_t subject : fresh_order_) {
@@ -180,10 +184,8 @@ void TripleWriter::KeepFulltextRows() {
       text_only = text_only && text;
       if (text) bytes += text->size();
     }
-    if (!text_only || fulltext_rows_bytes_ + bytes > max_kept_fulltext_bytes_) {
-      fulltext_read_.insert(subject);
-      continue;
-    }
+    // Not kept: read back at Finish() (kFlushed from now on, never kept later).
+    if (!text_only || fulltext_rows_bytes_ + bytes > max_kept_fulltext_bytes_) continue;
     fulltext_rows_bytes_ += bytes;
     std::vector<SqlValue> row(columns);
     for (FreshValue& held : values) {
@@ -223,8 +225,7 @@ void TripleWriter::KeepMultiValuedText(FlatSet<int64_t, IdHash>& kept) {
     for (const FreshMultiValue& row : rows) {
       if (!kept.count(row.subject)) continue;
       const auto* text = std::get_if<std::string>(&row.value);
-      if (!text) {
-        fulltext_read_.insert(row.subject);
+      if (!text) {  // read back at Finish()
         fulltext_rows_.erase(row.subject);
         kept.erase(row.subject);
         continue;
@@ -399,6 +400,9 @@ Result<void> TripleWriter::InsertFulltextRows(const std::vector<int64_t>& subjec
 
 Result<void> TripleWriter::Finish() {
   QUARRY_TRY(Flush());
+  // Every buffered row is written: the flags go before the full-text rows' reads and FTS5's
+  // pending terms grow the heap (a failure below ends in Abandon()).
+  marks_.clear();
   // Chunks in ascending ID order, so the rows of all of them reach FTS5 in ID order.
   std::sort(fulltext_order_.begin(), fulltext_order_.end());
   constexpr size_t kChunk = 20000;
@@ -408,12 +412,9 @@ Result<void> TripleWriter::Finish() {
                       static_cast<std::ptrdiff_t>(std::min(fulltext_order_.size(), start + kChunk));
     QUARRY_TRY(InsertFulltextRows(std::vector<int64_t>(first, last)));
   }
-  fulltext_touched_.clear();
   fulltext_order_.clear();
   ForgetFulltextRows();
   ForgetFtsSignatures();
-  created_.clear();
-  flushed_.clear();
   fresh_disabled_ = false;
   // Caches stay valid after a commit; bound them so a long-lived writer does not grow forever
   // (ids_ bounds itself: triple_writer_ids.h).
@@ -426,16 +427,16 @@ void TripleWriter::RollbackTo(size_t mark) {
   fresh_.clear();
   fresh_order_.clear();
   fresh_multi_.clear();
-  flushed_.clear();
   ForgetFtsSignatures();  // the rows they describe may be rolled back
   ForgetFulltextRows();   // the same: read back at Finish() what is left
+  // kCreated stays: an ID created inside the savepoint and reused after it is new either way.
+  marks_.RemoveAll(kFlushed | kFulltextRead);
   fresh_disabled_ = true;  // typed_ is forgotten below: class rows may exist unknown to it
   for (size_t i = mark; i < fulltext_order_.size(); ++i) {
-    fulltext_touched_.erase(fulltext_order_[i]);
+    marks_.Remove(fulltext_order_[i], kFulltextTouched);
     fulltext_deletes_.erase(fulltext_order_[i]);
   }
   fulltext_order_.resize(mark);
-  // created_ stays: an ID created inside the savepoint and reused after it is new either way.
   ids_.clear();
   typed_.clear();
 }
@@ -446,12 +447,10 @@ void TripleWriter::Abandon() {
   fresh_order_.clear();
   fresh_multi_.clear();
   fresh_disabled_ = false;
-  created_.clear();
-  flushed_.clear();
+  marks_.clear();
   ForgetFtsSignatures();
   ids_.clear();
   typed_.clear();
-  fulltext_touched_.clear();
   fulltext_order_.clear();
   fulltext_deletes_.clear();
   ForgetFulltextRows();
