@@ -475,22 +475,27 @@ TEST_CASE("full-text rows: mixed batches of new and changed resources keep the i
   CheckIndexIsTheView(store);
 }
 
+// 20 new songs with titles of 13 bytes, in a writer whose bound on kept full-text rows holds 7
+// of them (each row costs its text and its cells), flushed.
+void InsertSongsPastTheKeptBound(WriterSession& session) {
+  const size_t row_bytes = 13 + session.writer().fulltext_row_overhead();
+  session.writer().set_max_kept_fulltext_bytes(7 * row_bytes + row_bytes / 2);
+  std::string insert = kFunctionPrefixes + "INSERT DATA {";
+  for (int i = 0; i < 20; ++i) {
+    insert += fmt::format(" <urn:s{0}> a ex:Song ; ex:title \"title{0:02} words\" .", i);
+  }
+  session.Execute(insert + " }");
+  REQUIRE(session.writer().Flush().ok());
+  CHECK(session.writer().kept_fulltext_bytes() == 7 * row_bytes);
+}
+
 TEST_CASE("full-text rows: the text kept for new resources has a bound, past it rows are read") {
   // TripleWriter::kMaxKeptFulltextBytes: a huge one-transaction import keeps no more than this
   // in memory until COMMIT; the rows past it are read back through the view at Finish().
   TestStore store;
   {
     WriterSession session(store);
-    // Each row costs its 13 bytes of text and the row's cells: 7 rows fit.
-    const size_t row_bytes = 13 + session.writer().fulltext_row_overhead();
-    session.writer().set_max_kept_fulltext_bytes(7 * row_bytes + row_bytes / 2);
-    std::string insert = kFunctionPrefixes + "INSERT DATA {";
-    for (int i = 0; i < 20; ++i) {  // 20 titles of 13 bytes
-      insert += fmt::format(" <urn:s{0}> a ex:Song ; ex:title \"title{0:02} words\" .", i);
-    }
-    session.Execute(insert + " }");
-    REQUIRE(session.writer().Flush().ok());
-    CHECK(session.writer().kept_fulltext_bytes() == 7 * row_bytes);
+    InsertSongsPastTheKeptBound(session);
     session.Commit();
     CHECK(session.writer().kept_fulltext_bytes() == 0);
   }
@@ -507,15 +512,7 @@ TEST_CASE("full-text rows: only resources still buffered are listed for a read (
   TestStore store;
   {
     WriterSession session(store);
-    const size_t row_bytes = 13 + session.writer().fulltext_row_overhead();
-    session.writer().set_max_kept_fulltext_bytes(7 * row_bytes + row_bytes / 2);
-    std::string insert = kFunctionPrefixes + "INSERT DATA {";
-    for (int i = 0; i < 20; ++i) {
-      insert += fmt::format(" <urn:s{0}> a ex:Song ; ex:title \"title{0:02} words\" .", i);
-    }
-    session.Execute(insert + " }");
-    REQUIRE(session.writer().Flush().ok());
-    CHECK(session.writer().kept_fulltext_bytes() == 7 * row_bytes);
+    InsertSongsPastTheKeptBound(session);
     CHECK(session.writer().fulltext_read_count() == 0);
     session.Commit();
   }
