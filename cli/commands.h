@@ -54,6 +54,8 @@ struct ExtractArgs {
   std::string format = "turtle";
   size_t max_text_bytes = 1 << 20;
   unsigned threads = 2;
+  std::string config;     // quarry.toml whose [extract] text_allowlist applies (default: the user's)
+  bool all_text = false;  // --all-text: the text of every text file, whatever the allowlist
   std::vector<std::string> files;
 };
 CLI::App* AddExtractCommand(CLI::App& app, ExtractArgs& args);

@@ -102,6 +102,22 @@ void ReadIndex(const toml::table& index, const UserDirs& dirs, MinerConfig& conf
   ReadValue(index, "index", "removable_media", config.removable_media, warnings);
 }
 
+// Globs on a file's name: an empty one, or one holding '/', never matches a name.
+void ReadExtract(const toml::table& extract, MinerConfig& config,
+                 std::vector<std::string>& warnings) {
+  std::vector<std::string> globs = config.text_allowlist;
+  if (!ReadStrings(extract, "extract", "text_allowlist", globs, warnings)) return;
+  for (const std::string& glob : globs) {
+    if (glob.empty() || glob.find('/') != std::string::npos) {
+      warnings.push_back(fmt::format(
+          "extract.text_allowlist: \"{}\" is not a glob on a file name; using default [{}]", glob,
+          fmt::join(config.text_allowlist, ", ")));
+      return;
+    }
+  }
+  config.text_allowlist = std::move(globs);
+}
+
 void ReadOthers(const toml::table& root, MinerConfig& config, std::vector<std::string>& warnings) {
   if (const toml::table* throttle = root["throttle"].as_table()) {
     if (throttle->contains("cpu_percent")) {
@@ -127,6 +143,9 @@ void ReadOthers(const toml::table& root, MinerConfig& config, std::vector<std::s
     int quiet_ms = static_cast<int>(config.quiet_period.count());
     ReadInt(*writes, "writes", "quiet_period_ms", 0, 600000, quiet_ms, warnings);
     config.quiet_period = std::chrono::milliseconds(quiet_ms);
+  }
+  if (const toml::table* extract = root["extract"].as_table()) {
+    ReadExtract(*extract, config, warnings);
   }
 }
 

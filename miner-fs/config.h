@@ -28,6 +28,11 @@
 //   batch_files = 500       # a batch is sent after this many files ...
 //   batch_ms = 500          # ... or this long after its first update
 //   quiet_period_ms = 2000  # a file still being written is indexed after this long without events
+//   [extract]               # read by quarry-extract (extract/service/extract_config.h)
+//   text_allowlist = ["*.txt", "*.text", "*.md", "*.markdown", "*.mdwn", "*.rst", "*.org", "*.tex"]
+//                           # plain-text files whose text is stored, globs on the name in any case
+//                           # (Tracker's text-allowlist); others (code, CSV, JSON ...) keep their
+//                           # type, language and counts. ["*"]: every text file; []: none
 //
 // Thread-safety: plain values and pure functions.
 #pragma once
@@ -64,6 +69,8 @@ struct MinerConfig {
   int batch_files = 500;
   std::chrono::milliseconds batch_time{500};
   std::chrono::milliseconds quiet_period{2000};
+  std::vector<std::string> text_allowlist{"*.txt",  "*.text", "*.md",  "*.markdown",
+                                          "*.mdwn", "*.rst",  "*.org", "*.tex"};
 };
 
 struct LoadedConfig {

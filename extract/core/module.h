@@ -22,6 +22,11 @@ struct Limits {
   size_t max_text_bytes = 1 << 20;  // cap on nie:plainTextContent (default 1 MiB, config)
   uint64_t max_unpacked_bytes = 256ull << 20;  // zip-based documents: refuse bombs beyond this
   unsigned max_threads = 2;  // threads one file may use (PDF pages extracted in parallel)
+  // Globs on the file's name (fnmatch, case-insensitive) whose text the text module stores as
+  // nie:plainTextContent (issue 5; Tracker's text-allowlist); {"*"}: every text file, {}: none.
+  // quarry-extract takes the config's extract.text_allowlist (miner-fs/config.h); this default
+  // (`quarry extract`, tests) keeps the text of every file.
+  std::vector<std::string> text_allowlist{"*"};
 };
 
 struct FileInput {

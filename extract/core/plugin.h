@@ -25,7 +25,8 @@
 
 namespace quarry::extract {
 
-inline constexpr char kPluginEntrySymbol[] = "quarry_extract_module_v1";
+// v2 (session 25): Limits gained text_allowlist.
+inline constexpr char kPluginEntrySymbol[] = "quarry_extract_module_v2";
 using PluginEntry = Module* (*)();
 
 struct PluginSpec {

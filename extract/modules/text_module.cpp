@@ -1,5 +1,7 @@
 #include "extract/modules/text_module.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <array>
 #include <string>
@@ -105,6 +107,16 @@ std::string MarkdownTitle(std::string_view text) {
   return {};
 }
 
+// Whether the file's name (not its folders) matches a glob of the allowlist, as Tracker's
+// text-allowlist matches: any case, so NOTES.TXT is a "*.txt".
+bool IsTextAllowed(std::string_view path, const std::vector<std::string>& allowlist) {
+  const size_t slash = path.rfind('/');
+  const std::string name(slash == std::string_view::npos ? path : path.substr(slash + 1));
+  return std::any_of(allowlist.begin(), allowlist.end(), [&](const std::string& glob) {
+    return ::fnmatch(glob.c_str(), name.c_str(), FNM_CASEFOLD) == 0;
+  });
+}
+
 class TextModule final : public Module {
  public:
   std::string_view name() const override { return "text"; }
@@ -144,7 +156,12 @@ class TextModule final : public Module {
       element.Add(vocab::Nfo("wordCount"), counts.words);
       element.Add(vocab::Nfo("characterCount"), counts.characters);
     }
-    if (!text.utf8.empty()) element.Add(vocab::Nie("plainTextContent"), std::move(text.utf8));
+    // A file off the allowlist (source code, data dumps by default) keeps its class, language
+    // and counts, and its name stays searchable (nfo:fileName), but its text is not stored:
+    // on 100k text files that text was 39 % of all the text stored (issue 5).
+    if (!text.utf8.empty() && IsTextAllowed(file.path, limits.text_allowlist)) {
+      element.Add(vocab::Nie("plainTextContent"), std::move(text.utf8));
+    }
     return Ok();
   }
 };

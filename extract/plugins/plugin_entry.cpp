@@ -10,7 +10,7 @@
 #include "extract/modules/playlist_module.h"
 #include "extract/modules/text_module.h"
 
-extern "C" quarry::extract::Module* quarry_extract_module_v1() {
-  static_assert(std::is_same_v<decltype(&quarry_extract_module_v1), quarry::extract::PluginEntry>);
+extern "C" quarry::extract::Module* quarry_extract_module_v2() {
+  static_assert(std::is_same_v<decltype(&quarry_extract_module_v2), quarry::extract::PluginEntry>);
   return quarry::extract::QUARRY_EXTRACT_PLUGIN_FACTORY().release();
 }

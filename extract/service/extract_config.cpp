@@ -7,8 +7,11 @@ Result<ExtractConfig> LoadExtractConfig(const std::filesystem::path& file) {
   if (!loaded) return std::move(loaded).error();
   ExtractConfig config;
   config.cpu_percent = loaded->config.cpu_percent;
+  config.text_allowlist = std::move(loaded->config.text_allowlist);
   for (std::string& warning : loaded->warnings) {
-    if (warning.starts_with("throttle.")) config.warnings.push_back(std::move(warning));
+    if (warning.starts_with("throttle.") || warning.starts_with("extract.")) {
+      config.warnings.push_back(std::move(warning));
+    }
   }
   return config;
 }

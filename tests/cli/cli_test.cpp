@@ -2,6 +2,8 @@
 // ontology: exact output of every result format, updates, and the import/export round trip.
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 #include "tests/cli/run_quarry.h"
 
 namespace quarry::testing {
@@ -199,6 +201,34 @@ TEST_CASE("ontology lists classes, properties and SQL indexes") {
   CHECK(text.find("nmm:MusicPiece_nie:title") != std::string::npos);
   CHECK(text.find("domain index") != std::string::npos);
   CHECK(text.find("nrl:indexed") != std::string::npos);
+}
+
+TEST_CASE("extract: the config's text_allowlist decides whose text is shown; --all-text lifts it") {
+  TempDir dir;
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  const std::string notes = write("NOTES.TXT", "the quokka notes\n");
+  const std::string tool = write("tool.py", "print('quokka')\n");
+  const std::string none = write("empty.toml", "");
+  const std::string python = write("python.toml", "[extract]\ntext_allowlist = [\"*.py\"]\n");
+  const auto extract = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), "extract");
+    return QuarryOk(args);
+  };
+  // The default list (a config without [extract]): a .txt in any case, not source code.
+  CHECK(extract({"--config", none, notes}).find("plainTextContent") != std::string::npos);
+  const std::string code = extract({"--config", none, tool});
+  CHECK(code.find("plainTextContent") == std::string::npos);
+  CHECK(code.find("SourceCode") != std::string::npos);  // its class is still there
+  CHECK(extract({"--config", none, "--all-text", tool}).find("plainTextContent") !=
+        std::string::npos);
+  CHECK(extract({"--config", python, tool}).find("plainTextContent") != std::string::npos);
+  CHECK(extract({"--config", python, notes}).find("plainTextContent") == std::string::npos);
+  const QuarryRun bad = RunQuarry({"extract", "--config", write("bad.toml", "[extract\n"), tool});
+  CHECK(bad.exit_code != 0);
+  CHECK(bad.err.find("bad.toml") != std::string::npos);
 }
 
 }  // namespace

@@ -124,7 +124,7 @@ TEST_CASE("plugins: a broken plugin is an error naming its file and what is wron
     REQUIRE_FALSE(result.ok());
     const std::string message = result.error().ToString();
     CHECK(message.find(pdf_plugin) != std::string::npos);
-    CHECK(message.find("no quarry_extract_module_v1 symbol") != std::string::npos);
+    CHECK(message.find("no quarry_extract_module_v2 symbol") != std::string::npos);
   }
   SUBCASE("another module's plugin under the PDF plugin's name") {
     std::filesystem::copy_file(built + "/quarry-extract-audio.so", pdf_plugin);

@@ -2,7 +2,8 @@
 // on the worker slots and answers asynchronously (GetStatus is not held up behind it); results
 // made while quarry-store is down are kept and written once it is back, and past the bound the
 // files go back to the queue instead of being lost; the [throttle] section of quarry.toml sets
-// the workers' CPU budget and a bad value is reported with its key.
+// the workers' CPU budget and a bad value is reported with its key; the [extract] section's
+// text_allowlist reaches the workers (issue 5).
 #include <doctest/doctest.h>
 #include <signal.h>
 
@@ -194,6 +195,59 @@ TEST_CASE("quarry-extract: the workers' CPU budget comes from quarry.toml [throt
     fixture.WriteConfig("[throttle]\ncpu_percent = 35\n");
     fixture.StartExtract({"--cpu-percent", "100"});
     CHECK(U32(fixture.Status(), "cpu_percent") == 100);
+  }
+}
+
+TEST_CASE("quarry-extract: the workers store text by quarry.toml [extract] text_allowlist") {
+  ExtractServiceFixture fixture;
+  const std::string notes = fixture.files().Write("notes.md", "# Plan\nnovember papa\n").string();
+  const std::string code = fixture.files().Write("tool.py", "quebec = 'romeo'\n").string();
+  const auto extract_both = [&] {
+    fixture.Queue({FileUrl(notes), FileUrl(code)});
+    CHECK(ExtractServiceFixture::Count(fixture.WaitDone(2), "extracted") == 2);
+  };
+  const auto searchable = [&](const std::string& word) {
+    return fixture.Rows("SELECT ?ie { ?ie fts:match \"" + word + "\" }").size() == 1;
+  };
+  SUBCASE("no config: the default list keeps the notes' text, not the code's") {
+    fixture.StartExtract();
+    extract_both();
+    CHECK(searchable("november"));
+    CHECK_FALSE(searchable("quebec"));
+    // The code file keeps its other facts.
+    const auto facts = fixture.Rows(
+        "SELECT ?language ?words { ?ie nfo:programmingLanguage ?language ; nfo:wordCount ?words }");
+    CHECK(facts == std::vector<Strings>{{"Python", "3"}});
+  }
+  SUBCASE("[\"*\"]: every text file, as before") {
+    fixture.WriteConfig("[extract]\ntext_allowlist = [\"*\"]\n");
+    fixture.StartExtract();
+    extract_both();
+    CHECK(searchable("november"));
+    CHECK(searchable("quebec"));
+  }
+  SUBCASE("--text-allowlist overrides the file") {
+    fixture.WriteConfig("[extract]\ntext_allowlist = [\"*\"]\n");
+    fixture.StartExtract({"--text-allowlist", "*.PY"});
+    extract_both();
+    CHECK_FALSE(searchable("november"));
+    CHECK(searchable("quebec"));
+  }
+  SUBCASE("[]: no text at all") {
+    fixture.WriteConfig("[extract]\ntext_allowlist = []\n");
+    fixture.StartExtract();
+    extract_both();
+    CHECK_FALSE(searchable("november"));
+    CHECK_FALSE(searchable("quebec"));
+  }
+  SUBCASE("a bad value is reported with its key and the default is used") {
+    fixture.WriteConfig("[extract]\ntext_allowlist = \"*\"\n");
+    fixture.StartExtract({}, /*capture_stderr=*/true);
+    extract_both();
+    CHECK(searchable("november"));
+    CHECK_FALSE(searchable("quebec"));
+    CHECK(fixture.ExtractLog().find("extract.text_allowlist: expected an array of strings; using "
+                                    "default [*.txt, *.text, *.md") != std::string::npos);
   }
 }
 

@@ -340,6 +340,30 @@ TEST_CASE("LoadExtractConfig: quarry.toml [throttle] through the miner's loader"
   }
 }
 
+TEST_CASE("LoadExtractConfig: [extract] text_allowlist, its warnings kept (issue 5)") {
+  testing::TempDir dir;
+  SUBCASE("no file: the miner's default list") {
+    const auto config = LoadExtractConfig(dir / "missing.toml");
+    REQUIRE(config.ok());
+    CHECK(config->text_allowlist == miner::MinerConfig{}.text_allowlist);
+    CHECK(config->text_allowlist.front() == "*.txt");
+  }
+  SUBCASE("a list") {
+    const auto config =
+        LoadExtractConfig(dir.Write("a.toml", "[extract]\ntext_allowlist = [\"*\"]\n"));
+    REQUIRE(config.ok());
+    CHECK(config->text_allowlist == std::vector<std::string>{"*"});
+  }
+  SUBCASE("a bad value: the default, and the warning is the extractor's to report") {
+    const auto config =
+        LoadExtractConfig(dir.Write("b.toml", "[extract]\ntext_allowlist = [\"\"]\n"));
+    REQUIRE(config.ok());
+    CHECK(config->text_allowlist == miner::MinerConfig{}.text_allowlist);
+    REQUIRE(config->warnings.size() == 1);
+    CHECK(config->warnings[0].starts_with("extract.text_allowlist: \"\" is not a glob"));
+  }
+}
+
 TEST_CASE("WorkerProcess::CpuTime reads the worker's own CPU clock (the throttle's input)") {
   // A "worker" that burns CPU, then waits: its CPU time grows while this thread only sleeps.
   auto worker = WorkerProcess::Spawn(

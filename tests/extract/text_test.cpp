@@ -51,14 +51,25 @@ bool HasType(const Description& description, const std::string& type) {
          description.types.end();
 }
 
-TEST_CASE("text: corpus txt/md/code/data keep their needle, markers and titles") {
+// The allowlist quarry-extract uses unless quarry.toml says otherwise (MinerConfig's default,
+// checked in tests/miner-fs/config_test.cpp).
+const std::vector<std::string> kDefaultAllowlist = {"*.txt",  "*.text", "*.md",  "*.markdown",
+                                                    "*.mdwn", "*.rst",  "*.org", "*.tex"};
+
+Limits WithAllowlist(std::vector<std::string> globs) {
+  Limits limits;
+  limits.text_allowlist = std::move(globs);
+  return limits;
+}
+
+TEST_CASE("text: with [\"*\"] corpus txt/md/code/data keep their needle, markers and titles") {
   const Registry registry = BuiltinRegistry();
   const auto entries = Entries({"txt", "md", "code", "data"});
   REQUIRE(entries.size() >= 10);
   for (const auto& entry : entries) {
     const std::string path = CorpusPath(entry);
     CAPTURE(path);
-    auto result = ExtractFile(registry, path, Limits{});
+    auto result = ExtractFile(registry, path, WithAllowlist({"*"}));
     REQUIRE_MESSAGE(result.ok(), result.error().ToString());
     CHECK(result->extraction.extractor == "text");
     const Description& element = result->extraction.element;
@@ -77,6 +88,86 @@ TEST_CASE("text: corpus txt/md/code/data keep their needle, markers and titles")
     if (kind == "code") {
       CHECK(One<std::string>(element, vocab::Nfo("programmingLanguage")).has_value());
     }
+  }
+}
+
+TEST_CASE("text: Limits{} keeps the text of every file (quarry extract, the other tests)") {
+  CHECK(Limits{}.text_allowlist == std::vector<std::string>{"*"});
+}
+
+TEST_CASE("text: the default allowlist stores the text of notes, not of code and data (issue 5)") {
+  const Registry registry = BuiltinRegistry();
+  const Limits limits = WithAllowlist(kDefaultAllowlist);
+  int with_text = 0;
+  int without_text = 0;
+  for (const auto& entry : Entries({"txt", "md", "code", "data"})) {
+    const std::string path = CorpusPath(entry);
+    CAPTURE(path);
+    auto result = ExtractFile(registry, path, limits);
+    REQUIRE_MESSAGE(result.ok(), result.error().ToString());
+    const Description& element = result->extraction.element;
+    const std::string kind = entry["kind"];
+    const auto content = One<std::string>(element, vocab::Nie("plainTextContent"));
+    // The corpus names notes *.txt and *.md, code and data by their language or format.
+    if (kind == "txt" || kind == "md") {
+      ++with_text;
+      REQUIRE(content.has_value());
+      CHECK(content->find(entry["needle"].get<std::string>()) != std::string::npos);
+    } else {
+      ++without_text;
+      CHECK_FALSE(content.has_value());
+    }
+    // Everything else stays.
+    CHECK(One<std::string>(element, vocab::Nie("characterSet")).has_value());
+    CHECK(One<int64_t>(element, vocab::Nfo("lineCount")).has_value());
+    CHECK(One<int64_t>(element, vocab::Nfo("wordCount")).has_value());
+    CHECK(HasType(element, kind == "code" ? vocab::Nfo("SourceCode")
+                                          : vocab::Nfo("PlainTextDocument")));
+    if (kind == "code") {
+      CHECK(One<std::string>(element, vocab::Nfo("programmingLanguage")).has_value());
+    }
+    if (kind == "md") {
+      CHECK(One<std::string>(element, vocab::Nie("title")) == entry["title"].get<std::string>());
+    }
+  }
+  CHECK(with_text >= 5);
+  CHECK(without_text >= 5);
+}
+
+TEST_CASE("text: the allowlist matches the file's name, in any case") {
+  const testing::TempDir dir;
+  const auto has_text = [](const Result<Extraction>& extraction) {
+    REQUIRE_MESSAGE(extraction.ok(), extraction.error().ToString());
+    return One<std::string>(extraction->element, vocab::Nie("plainTextContent")).has_value();
+  };
+  const Limits defaults = WithAllowlist(kDefaultAllowlist);
+  SUBCASE("built files: notes, code, data") {
+    CHECK(has_text(RunText(dir.Write("notes.txt", "kilo\n").string(), defaults)));
+    CHECK(has_text(RunText(dir.Write("NOTES.TXT", "kilo\n").string(), defaults)));
+    CHECK(has_text(RunText(dir.Write("Read.Me.Md", "# kilo\n").string(), defaults,
+                           "text/markdown")));
+    CHECK(has_text(RunText(dir.Write("paper.tex", "kilo\n").string(), defaults)));
+    CHECK_FALSE(has_text(RunText(dir.Write("tool.py", "kilo = 1\n").string(), defaults)));
+    CHECK_FALSE(has_text(RunText(dir.Write("rows.json", "{\"kilo\": 1}\n").string(), defaults,
+                                 "application/json")));
+    CHECK_FALSE(has_text(RunText(dir.Write("server.log", "kilo\n").string(), defaults)));
+    CHECK_FALSE(has_text(RunText(dir.Write("README", "kilo\n").string(), defaults)));
+  }
+  SUBCASE("the folders' names do not count") {
+    std::filesystem::create_directories(dir / "notes.txt");
+    CHECK_FALSE(has_text(RunText(dir.Write("notes.txt/tool.py", "kilo\n").string(), defaults)));
+    std::filesystem::create_directories(dir / "src.py");
+    CHECK(has_text(RunText(dir.Write("src.py/todo.txt", "kilo\n").string(), defaults)));
+  }
+  SUBCASE("[\"*\"]: every file; []: none, yet counts and language stay") {
+    const std::string code = dir.Write("tool.py", "kilo = 1\n").string();
+    CHECK(has_text(RunText(code, WithAllowlist({"*"}))));
+    CHECK(has_text(RunText(code, WithAllowlist({"*.PY"}))));
+    auto none = RunText(code, WithAllowlist({}));
+    CHECK_FALSE(has_text(none));
+    CHECK(One<std::string>(none->element, vocab::Nfo("programmingLanguage")) == "Python");
+    CHECK(One<int64_t>(none->element, vocab::Nfo("wordCount")) == 3);
+    CHECK_FALSE(has_text(RunText(dir.Write("n.txt", "kilo\n").string(), WithAllowlist({}))));
   }
 }
 

@@ -117,6 +117,48 @@ TEST_CASE("Config: a bad value names its key and keeps the default") {
   }
 }
 
+TEST_CASE("Config: [extract] text_allowlist, Tracker's text-allowlist (issue 5)") {
+  const std::vector<std::string> defaults{"*.txt",  "*.text", "*.md",  "*.markdown",
+                                          "*.mdwn", "*.rst",  "*.org", "*.tex"};
+  const std::string defaults_text = "[*.txt, *.text, *.md, *.markdown, *.mdwn, *.rst, *.org, *.tex]";
+  SUBCASE("default: notes and documents in plain text, no code or data") {
+    const auto loaded = ParseConfig("", kDirs);
+    REQUIRE(loaded.ok());
+    CHECK(loaded->config.text_allowlist == defaults);
+  }
+  SUBCASE("a list replaces the default; [\"*\"] and [] are lists too") {
+    const auto some = ParseConfig("[extract]\ntext_allowlist = [\"*.TXT\", \"*.py\"]\n", kDirs);
+    REQUIRE(some.ok());
+    CHECK(some->warnings.empty());
+    CHECK(some->config.text_allowlist == std::vector<std::string>{"*.TXT", "*.py"});
+    const auto all = ParseConfig("[extract]\ntext_allowlist = [\"*\"]\n", kDirs);
+    REQUIRE(all.ok());
+    CHECK(all->config.text_allowlist == std::vector<std::string>{"*"});
+    const auto none = ParseConfig("[extract]\ntext_allowlist = []\n", kDirs);
+    REQUIRE(none.ok());
+    CHECK(none->warnings.empty());
+    CHECK(none->config.text_allowlist.empty());
+  }
+  SUBCASE("a bad value names its key and keeps the default") {
+    const std::pair<const char*, const char*> cases[] = {
+        {"text_allowlist = \"*.txt\"", "extract.text_allowlist: expected an array of strings"},
+        {"text_allowlist = [\"*.txt\", 3]", "extract.text_allowlist: expected an array of strings"},
+        {"text_allowlist = [\"*.txt\", \"\"]",
+         "extract.text_allowlist: \"\" is not a glob on a file name"},
+        {"text_allowlist = [\"notes/*.txt\"]",
+         "extract.text_allowlist: \"notes/*.txt\" is not a glob on a file name"},
+    };
+    for (const auto& [toml, warning] : cases) {
+      CAPTURE(toml);
+      const auto loaded = ParseConfig(std::string("[extract]\n") + toml + "\n", kDirs);
+      REQUIRE(loaded.ok());
+      REQUIRE(loaded->warnings.size() == 1);
+      CHECK(loaded->warnings[0] == std::string(warning) + "; using default " + defaults_text);
+      CHECK(loaded->config.text_allowlist == defaults);
+    }
+  }
+}
+
 TEST_CASE("Config: text that is not TOML is an error with its position") {
   const auto loaded = ParseConfig("[index\n", kDirs);
   REQUIRE_FALSE(loaded.ok());
