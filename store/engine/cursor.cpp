@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <charconv>
 #include <cstdlib>
+#include <iterator>
 
 #include "store/common/datetime.h"
 
@@ -58,6 +60,33 @@ std::string_view TermLexical(std::string_view text) {
   if (text[0] != 'L') return text.substr(1);
   const size_t separator = text.find('\x1f');
   return separator == std::string_view::npos ? text.substr(1) : text.substr(separator + 1);
+}
+
+// The text of a value (converted in place by SQLite when it is a number, as ColumnText()).
+// Empty text is not asked for: text SQLite holds without a terminating NUL (a bound "") would
+// be copied to add one.
+std::string_view ValueText(sqlite3_value* value, int sql_type) {
+  if (sql_type == SQLITE_TEXT && sqlite3_value_bytes(value) == 0) return {};
+  const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(value));
+  if (text == nullptr) return {};
+  return {text, static_cast<size_t>(sqlite3_value_bytes(value))};
+}
+
+// A language-tagged string's BLOB: `text NUL lang`.
+ValueView LangString(sqlite3_value* value) {
+  const auto* blob = static_cast<const char*>(sqlite3_value_blob(value));
+  if (blob == nullptr) return {ValueKind::kLangString, {}, {}};
+  const std::string_view bytes(blob, static_cast<size_t>(sqlite3_value_bytes(value)));
+  const size_t nul = bytes.rfind('\0');
+  if (nul == std::string_view::npos) return {ValueKind::kLangString, bytes, {}};
+  return {ValueKind::kLangString, bytes.substr(0, nul), bytes.substr(nul + 1)};
+}
+
+std::string_view FormatInteger(int64_t number, std::string& out) {
+  char digits[24];
+  const auto end = std::to_chars(std::begin(digits), std::end(digits), number).ptr;
+  out.assign(digits, end);
+  return out;
 }
 
 }  // namespace
@@ -156,26 +185,61 @@ std::string_view Cursor::GetString(int column) {
 }
 
 ValueView Cursor::GetValue(int column) {
-  const int sql_type = statement_.ColumnType(column);
+  // One sqlite3_column_* call per value, then typed reads of the value it returns (no text
+  // conversion of numbers): each column call costs ~60 instructions of checks and mutex calls,
+  // and Kind() + GetString() made three to five per value (issue 5: a miner restart's children
+  // rows, 725 → ~400 instructions per value). sqlite3_column_value's value is the column's own,
+  // read on the statement's one thread as the single getters read it.
+  sqlite3_value* const value = sqlite3_column_value(statement_.handle(), column);
+  const int sql_type = sqlite3_value_type(value);
   if (sql_type == SQLITE_NULL) return {};
-  if (sql_type == SQLITE_BLOB) {  // a language-tagged string, whatever the column (Kind())
-    const std::string_view bytes = BlobText(statement_, column);
-    const size_t nul = bytes.rfind('\0');
-    if (nul == std::string_view::npos) return {ValueKind::kLangString, bytes, {}};
-    return {ValueKind::kLangString, bytes.substr(0, nul), bytes.substr(nul + 1)};
-  }
+  if (sql_type == SQLITE_BLOB) return LangString(value);  // whatever the column (Kind())
   const sparql::OutputColumn& output = (*columns_)[column];
-  if (sql_type == SQLITE_TEXT) {
-    // The common cases read straight: stored text that is its own lexical form.
-    if (output.kind == ColumnKind::kResource) {
-      const std::string_view text = statement_.ColumnText(column);
+  ValueKind kind = ValueKind::kString;
+  switch (output.kind) {
+    case ColumnKind::kResource: {
+      const std::string_view text = ValueText(value, sql_type);
       return {text.substr(0, 2) == "_:" ? ValueKind::kBlankNode : ValueKind::kIri, text, {}};
     }
-    if (output.kind == ColumnKind::kLiteral && KindOfType(output.type) == ValueKind::kString) {
-      return {ValueKind::kString, statement_.ColumnText(column), {}};
-    }
+    case ColumnKind::kLiteral:
+      kind = KindOfType(output.type);
+      break;
+    case ColumnKind::kResourceId:
+      kind = ValueKind::kInteger;
+      break;
+    case ColumnKind::kTerm:  // open mode's tagged terms: as the single getters read them
+      return {Kind(column), GetString(column), {}};
+    case ColumnKind::kDynamic:
+      kind = sql_type == SQLITE_INTEGER ? ValueKind::kInteger
+             : sql_type == SQLITE_FLOAT ? ValueKind::kDouble
+                                        : ValueKind::kString;
+      break;
   }
-  return {Kind(column), GetString(column), {}};
+  // The lexical forms GetString() gives, from the typed value.
+  switch (kind) {
+    case ValueKind::kInteger:
+      if (sql_type != SQLITE_INTEGER) break;
+      return {kind, FormatInteger(sqlite3_value_int64(value), Scratch(column)), {}};
+    case ValueKind::kDouble: {
+      if (sql_type != SQLITE_FLOAT && sql_type != SQLITE_INTEGER) break;
+      std::string& lexical = Scratch(column);
+      lexical.clear();
+      fmt::format_to(std::back_inserter(lexical), "{}", sqlite3_value_double(value));
+      return {kind, lexical, {}};
+    }
+    case ValueKind::kBoolean:
+      return {kind, sqlite3_value_int64(value) != 0 ? "true" : "false", {}};
+    case ValueKind::kDateTime: {
+      std::string& lexical = Scratch(column);
+      DecodeDateTimeTo(ValueText(value, sql_type), lexical);
+      return {kind, lexical, {}};
+    }
+    case ValueKind::kLangString:  // plain text in a language-tagged column
+      return {kind, GetString(column), {}};
+    default:
+      break;
+  }
+  return {kind, ValueText(value, sql_type), {}};
 }
 
 std::string Cursor::GetDatatype(int column) {

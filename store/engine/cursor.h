@@ -62,8 +62,9 @@ class Cursor {
   // The lexical form (IRI, literal text, "_:b12"); empty when unbound.
   std::string_view GetString(int column);
   std::string_view GetLanguage(int column);
-  // Kind(), GetString() and GetLanguage() at once, asking SQLite for the value's type once
-  // (the FD stream reads every value this way: issue 4, perf of the 300,000-row stream).
+  // Kind(), GetString() and GetLanguage() at once, asking SQLite for the value once and
+  // reading it by its type (the FD stream reads every value this way: issue 4, perf of the
+  // 300,000-row stream; issue 5, a miner restart's children rows).
   ValueView GetValue(int column);
   // The datatype IRI of a literal (xsd:string for plain text, rdf:langString when tagged);
   // empty for IRIs, blank nodes and unbound values. Open-mode columns keep any datatype.

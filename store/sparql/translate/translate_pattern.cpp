@@ -413,6 +413,7 @@ Result<Fragment> Translator::Group(const GroupGraphPattern& group, const GraphCo
     } else if (const auto* filter = std::get_if<Filter>(&element.node)) {
       fragment.filters.push_back(&filter->expr);
     } else if (const auto* optional = std::get_if<OptionalPattern>(&element.node)) {
+      if (OptionalFromJoinedRow(fragment, optional->pattern, graph)) continue;
       QUARRY_ASSIGN_OR_RETURN(Fragment inner, Group(optional->pattern, graph, /*defer_filters=*/true));
       QUARRY_TRY(LeftJoin(fragment, std::move(inner)));
     } else if (const auto* nested = std::get_if<NestedGroup>(&element.node)) {

@@ -3,8 +3,9 @@
 // A group graph pattern becomes a Fragment: a FROM list, WHERE conditions and the SQL
 // expression that binds each variable. Triple patterns join class tables (one alias per subject
 // and table, so several properties of one resource never self-join), OPTIONAL becomes a LEFT
-// JOIN on a derived table, and expressions are typed (resource ID, literal of a known type, or
-// dynamic) so constants are encoded like the stored values they are compared with.
+// JOIN on a derived table (or, for one single-valued property of a row already joined, that
+// row's column: translate_optional.cpp), and expressions are typed (resource ID, literal of a
+// known type, or dynamic) so constants are encoded like the stored values they are compared with.
 // Thread-safety: one Translator per compilation.
 #pragma once
 
@@ -172,6 +173,12 @@ class Translator {
   std::string AliasFor(Fragment& fragment, const Term& subject, const std::string& table,
                        bool* is_new);
   Result<void> LeftJoin(Fragment& into, Fragment optional);
+  // OPTIONAL { ?s <p> ?o } as the column of a row of ?s `fragment` joined already, when that is
+  // what the LEFT JOIN would give (translate_optional.cpp); false: not such a pattern.
+  bool OptionalFromJoinedRow(Fragment& fragment, const GroupGraphPattern& optional,
+                             const GraphContext& graph);
+  std::string JoinedColumn(const Fragment& fragment, const std::string& key,
+                           const ontology::Property& property) const;
   Result<void> AddBind(Fragment& fragment, const sparql::Bind& bind);
   Result<SqlExpr> Compare(BinaryOp op, const Expr& left, const Expr& right, const Fragment& scope,
                           bool allow_aggregates);
