@@ -58,6 +58,8 @@ struct Crawler::GitChain {
 // the write needs no second query for the files' IRIs; the others with ChildrenToCompare.
 class Crawler::Asker {
  public:
+  static constexpr size_t kRecycledToFree = 16;
+
   Asker(IndexStore& store, IndexStore* thread_store) : store_(store), thread_store_(thread_store) {
     if (thread_store_) thread_ = std::thread([this] { Run(); });
   }
@@ -98,6 +100,20 @@ class Crawler::Asker {
       failure_.reset();
     }
     Ask(iris);
+  }
+
+  // Takes back an answer the crawl is done with. With a thread, it is freed there: the thread
+  // allocated it, and ~20,000 frees a restart are off the crawl's thread (and the next answers
+  // reuse the memory); without, it is freed here.
+  void Recycle(KnownChildren known) {
+    if (!thread_store_ || known.empty()) return;
+    bool is_due = false;
+    {
+      const std::lock_guard lock(mutex_);
+      recycled_.push_back(std::move(known));
+      is_due = recycled_.size() >= kRecycledToFree;
+    }
+    if (is_due) wake_.notify_all();
   }
 
   Result<KnownChildren> Take(const std::string& iri) {
@@ -162,8 +178,18 @@ class Crawler::Asker {
   void Run() {
     std::unique_lock lock(mutex_);
     for (;;) {
-      wake_.wait(lock, [&] { return stopping_ || !pending_.empty() || !pending_iris_.empty(); });
+      wake_.wait(lock, [&] {
+        return stopping_ || !pending_.empty() || !pending_iris_.empty() ||
+               recycled_.size() >= kRecycledToFree;
+      });
       if (stopping_) return;
+      if (!recycled_.empty()) {
+        std::vector<KnownChildren> used;
+        used.swap(recycled_);
+        lock.unlock();
+        used.clear();
+        lock.lock();
+      }
       bool with_iris = false;
       std::vector<std::string> batch = TakeBatch(with_iris);
       if (batch.empty()) continue;
@@ -187,6 +213,7 @@ class Crawler::Asker {
   std::unordered_set<std::string> in_flight_;
   std::unordered_map<std::string, KnownChildren> answers_;
   std::optional<Error> failure_;
+  std::vector<KnownChildren> recycled_;  // answers used, to free on the thread
   uint64_t generation_ = 0;
   bool stopping_ = false;
   std::thread thread_;  // last: started once the members it uses exist
@@ -195,10 +222,23 @@ class Crawler::Asker {
 bool IsValidUtf8(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
+    // Most names are ASCII: 8 bytes a step while none has its high bit set.
+    uint64_t word = 0;
+    if (i + sizeof(word) <= text.size()) {
+      std::memcpy(&word, text.data() + i, sizeof(word));
+      if ((word & 0x8080808080808080ULL) == 0) {
+        i += sizeof(word);
+        continue;
+      }
+    }
     const auto lead = static_cast<unsigned char>(text[i]);
-    int length = lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : (lead >> 3) == 30 ? 4 : 0;
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    const int length = (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : (lead >> 3) == 30 ? 4 : 0;
     if (length == 0 || i + length > text.size()) return false;
-    uint32_t code = length == 1 ? lead : lead & (0x7f >> length);
+    uint32_t code = lead & (0x7f >> length);
     for (int k = 1; k < length; ++k) {
       const auto next = static_cast<unsigned char>(text[i + k]);
       if ((next & 0xc0) != 0x80) return false;
@@ -337,7 +377,9 @@ Result<void> Crawler::Process(Item& item) {
     known.swap(*children);  // swap, not a move out of the Result: GCC 12 -O2 misreads the latter
   }
   const FolderChanges changes = DiffFolder(known, disk);
-  return Write(item, changes);
+  auto written = Write(item, changes);
+  asker_->Recycle(std::move(known));
+  return written;
 }
 
 // The item's known children, asked ahead (or now, with the folders queued behind it).

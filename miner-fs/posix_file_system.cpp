@@ -74,6 +74,13 @@ class PosixFolder final : public Folder {
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) return SystemError(errno, "cannot list folder", ".");
       if (got == 0) break;
+      if (entries.empty()) {  // one allocation for a folder listed in one read (most are)
+        size_t records = 0;
+        for (ssize_t offset = 0; offset < got; ++records) {
+          offset += reinterpret_cast<const dirent64*>(buffer + offset)->d_reclen;
+        }
+        entries.reserve(records);
+      }
       for (ssize_t offset = 0; offset < got;) {
         const auto* item = reinterpret_cast<const dirent64*>(buffer + offset);
         offset += item->d_reclen;

@@ -52,6 +52,14 @@ std::unique_ptr<quarry::Connection> ConnectStore(const std::string& address, int
   }
 }
 
+// A query that moves `connection` to the store's peer socket (store/client/bus_link.h): the
+// handshake is then done off the crawl's path. A failure is not ours to report: the first real
+// query meets it again and the miner's store-outage handling takes over.
+void WarmUp(quarry::Connection& connection) {
+  auto cursor = connection.Query("ASK {}");
+  if (cursor) (void)cursor->Next();
+}
+
 // SIGUSR1 is a test hook: the miner behaves as after an inotify queue overflow. The thread ends
 // when `stop_fd` (SIGTERM/SIGINT) becomes readable.
 std::thread WatchOverflowSignal(int usr1_fd, int stop_fd, Miner& miner) {
@@ -83,14 +91,22 @@ int Run(MinerOptions options, const std::string& bus_address) {
   const quarry::UniqueFd usr1_fd = SignalFd({SIGUSR1});
   LowerPriority();
   // The crawler's second connection: it asks for the next folders' known children while the
-  // current ones are stat'ed. Opened beside the first (each is a handshake with the bus).
+  // current ones are stat'ed. Opened beside the first (each is a handshake with the bus), and
+  // warmed there: its first query would otherwise make the crawl's first answer wait for the
+  // peer socket's handshake too.
   std::unique_ptr<quarry::Connection> ahead_connection;
-  std::thread ahead_connecting([&] { ahead_connection = ConnectStore(bus_address, stop_fd.get(), true); });
+  std::thread ahead_connecting([&] {
+    ahead_connection = ConnectStore(bus_address, stop_fd.get(), true);
+    if (ahead_connection) WarmUp(*ahead_connection);
+  });
   std::unique_ptr<quarry::Connection> connection = ConnectStore(bus_address, stop_fd.get());
   ahead_connecting.join();
   if (!connection || !ahead_connection) return 0;
   ConnectionIndexStore store(*connection);
   ConnectionIndexStore ahead_store(*ahead_connection);
+  // The main connection warms while the miner's service connects and takes its name (nothing
+  // uses the connection before the join; a jthread, so every early return joins it).
+  std::jthread warming([&] { WarmUp(*connection); });
   options.ahead_store = &ahead_store;
   PosixFileSystem file_system;
   PendingExtraction extraction;
@@ -112,6 +128,7 @@ int Run(MinerOptions options, const std::string& bus_address) {
     return 1;
   }
   std::thread overflow_hook = WatchOverflowSignal(usr1_fd.get(), stop_fd.get(), **miner);
+  warming.join();
   auto ran = (*miner)->Run(stop_fd.get());
   // Run() may end on its own (--once, a failure): a pending SIGTERM (blocked, so only readable
   // through the signalfd) ends the hook thread.

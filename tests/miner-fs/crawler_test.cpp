@@ -257,7 +257,8 @@ TEST_CASE("Crawler: changed and deleted files found without their IRIs keep or l
   CHECK(third.counting.iri_queries == 0);
 }
 
-TEST_CASE("Crawler: a restart asks for the known children of a batch of folders in one query") {
+TEST_CASE("Crawler: a restart asks for the known children of up to kFoldersPerQuery folders a query") {
+  static_assert(Crawler::kFoldersPerQuery == 16, "the counts below assume 16 folders a query");
   EmbeddedStore embedded;
   // 1 root, 12 folders below it, 3 below each of them: 49 folders on 3 levels.
   for (int i = 0; i < 12; ++i) {
@@ -272,12 +273,30 @@ TEST_CASE("Crawler: a restart asks for the known children of a batch of folders 
   second.Crawl(embedded.dir / "root");
   CHECK(second.counting.transactions == 0);
   CHECK(second.crawler.stats().folders == 49);
-  // Breadth first: the root alone, then its 12 folders together, then their 36.
-  CHECK(second.counting.children_queries == 3);
+  // Breadth first: the root alone, then its 12 folders together, then their 36 in batches of
+  // at most kFoldersPerQuery (16, 16, 4): a batch's first folder waits for the whole batch's
+  // answer, so a level of 36 is not asked in one query.
+  CHECK(second.counting.children_queries == 5);
   CHECK(second.counting.children_folders == 49);
+  CHECK(second.counting.most_folders == 16);
   CHECK(second.crawler.stats().created == 0);
   CHECK(second.crawler.stats().changed == 0);
   CHECK(second.crawler.stats().deleted == 0);
+}
+
+TEST_CASE("IsValidUtf8: ASCII, multi-byte sequences and what breaks them") {
+  CHECK(IsValidUtf8(""));
+  CHECK(IsValidUtf8("plain-ascii name.txt"));
+  CHECK(IsValidUtf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x93\x84.txt"));  // é € 📄
+  CHECK(IsValidUtf8("a longer ASCII prefix, then caf\xc3\xa9"));     // past whole 8-byte words
+  CHECK_FALSE(IsValidUtf8("name\xff"));                               // no lead byte
+  CHECK_FALSE(IsValidUtf8("12345678\xff" "2345678"));                 // in the second word
+  CHECK_FALSE(IsValidUtf8("long ascii prefix then \xc3"));            // cut short at the end
+  CHECK_FALSE(IsValidUtf8("a\xc3(b"));                                // a continuation missing
+  CHECK_FALSE(IsValidUtf8("\xc0\xaf"));                               // overlong '/'
+  CHECK_FALSE(IsValidUtf8("\xed\xa0\x80"));                           // a surrogate
+  CHECK_FALSE(IsValidUtf8("\xf4\x90\x80\x80"));                       // past U+10FFFF
+  CHECK_FALSE(IsValidUtf8("ascii\x80" "ascii"));                      // a lone continuation
 }
 
 TEST_CASE("Crawler: known children asked ahead are asked again after ForgetKnown") {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -25,12 +26,14 @@ class CountingStore final : public IndexStore {
     ++children_queries;
     ++iri_queries;
     children_folders += folder_iris.size();
+    most_folders = std::max(most_folders, folder_iris.size());
     return inner_.Children(folder_iris);
   }
   Result<std::unordered_map<std::string, KnownChildren>> ChildrenToCompare(
       const std::vector<std::string>& folder_iris) override {
     ++children_queries;
     children_folders += folder_iris.size();
+    most_folders = std::max(most_folders, folder_iris.size());
     return inner_.ChildrenToCompare(folder_iris);
   }
   Result<std::optional<KnownChild>> Lookup(const std::string& uri) override {
@@ -46,6 +49,7 @@ class CountingStore final : public IndexStore {
   int children_queries = 0;   // queries (both kinds)
   int iri_queries = 0;        // of them, Children() (with the files' IRIs)
   size_t children_folders = 0;  // folders they asked for
+  size_t most_folders = 0;      // the most folders one query asked for
   int lookups = 0;
   int transactions = 0;
   size_t update_count = 0;
