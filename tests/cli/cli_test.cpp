@@ -203,7 +203,7 @@ TEST_CASE("ontology lists classes, properties and SQL indexes") {
   CHECK(text.find("nrl:indexed") != std::string::npos);
 }
 
-TEST_CASE("extract: the config's text_allowlist decides whose text is shown; --all-text lifts it") {
+TEST_CASE("extract: the config's text_allowlist decides whose text is shown, --all-text lifts it") {
   TempDir dir;
   const auto write = [&](const std::string& name, const std::string& text) {
     std::ofstream(dir / name) << text;
