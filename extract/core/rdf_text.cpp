@@ -89,7 +89,7 @@ void AppendValue(const Value& value, std::string& out) {
       [&out](const auto& v) {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, std::string>) {
-          AppendStringLiteral(v, out);
+          AppendSparqlText(v, out);  // a text of many lines as one """ literal (issue 5)
         } else if constexpr (std::is_same_v<T, int64_t>) {
           out += fmt::format("{}", v);
         } else if constexpr (std::is_same_v<T, double>) {

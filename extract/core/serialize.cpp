@@ -1,5 +1,6 @@
 #include "extract/core/serialize.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <type_traits>
 
@@ -89,6 +90,19 @@ nlohmann::ordered_json JsonDescription(std::string_view iri, const Description& 
   return json;
 }
 
+// The PREFIX lines of the prefixes `body` may use: every one whose "name:" occurs in it (a
+// literal that happens to hold one only adds an unused line). The store parses each line of a
+// prologue (issue 5: all 13 were ~2,000 instructions each per file, most of them unused).
+std::string UsedPrefixes(std::string_view body) {
+  std::string prologue;
+  for (const vocab::Prefix& prefix : vocab::kPrefixes) {
+    const std::string name = std::string(prefix.name) + ':';
+    if (body.find(name) == std::string_view::npos) continue;
+    prologue += fmt::format("PREFIX {} <{}>\n", name, prefix.iri);
+  }
+  return prologue;
+}
+
 }  // namespace
 
 std::string ToSparqlUpdate(const FileResult& result) {
@@ -96,7 +110,6 @@ std::string ToSparqlUpdate(const FileResult& result) {
   const bool onto_stored = OntoStoredFile(result);
   std::string out;
   out.reserve(TextSize(extraction) + 4096);
-  rdf_text::AppendPrefixes(/*sparql=*/true, out);
   out += "DELETE DATA { ";
   rdf_text::AppendIri(result.element_iri, out);
   out += " a rdfs:Resource } ;\n";
@@ -122,7 +135,7 @@ std::string ToSparqlUpdate(const FileResult& result) {
   out += "} WHERE {";
   if (onto_stored) AppendFileExists(result, out);
   out += onto_stored ? " }\n" : "}\n";
-  return out;
+  return UsedPrefixes(out) + out;
 }
 
 size_t FileTemplateEnd(std::string_view update) {

@@ -35,6 +35,8 @@ struct FileResult {
 // which it has, are not restated (issue 5: four no-op type rows and a same-value UPDATE per
 // file in the store), and 2. and 3. have WHERE { <file> a nfo:FileDataObject }: a file the
 // miner deleted meanwhile leaves nothing behind. Otherwise the file is written whole.
+// The prologue declares only the prefixes the text uses (issue 5: the store parses every one):
+// what is added to it later (FileTemplateEnd) names IRIs in full or brings its own PREFIX.
 std::string ToSparqlUpdate(const FileResult& result);
 
 // Where more ground triples may go into a ToSparqlUpdate text's last template (3., the file's

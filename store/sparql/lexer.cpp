@@ -15,14 +15,14 @@ namespace {
 
 bool IsWhitespace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// The characters LexString must look at; every other one is skipped by a table look-up (issue 5:
-// the extractor's plain-text content is most of the bytes the store lexes; the per-character
-// tests were ~14 instructions a byte).
-constexpr std::array<bool, 256> kStringStops = [] {
-  std::array<bool, 256> stops{};
-  for (const unsigned char c : {'\\', '"', '\'', '\n', '\r'}) stops[c] = true;
-  return stops;
-}();
+// The characters LexString must look at in a string opened by `quote`: a backslash, the quote,
+// and in a short string the line breaks it may not hold. Every other byte is skipped (issue 5:
+// the extractor's plain-text content is most of the bytes the store lexes; stopping at the
+// other quote and, in a long string, at each line break cost an apostrophe- or line-dense text
+// a scalar step per stop).
+bool IsStringStop(char c, char quote, bool is_long) {
+  return c == '\\' || c == quote || (!is_long && (c == '\n' || c == '\r'));
+}
 
 // The characters LexIriOrLess must look at: those IRIREF excludes ([^<>"{}|^`\]-[#x00-#x20]),
 // '>' that ends it and '\\' that starts an escape.
@@ -33,27 +33,28 @@ constexpr std::array<bool, 256> kIriStops = [] {
   return stops;
 }();
 
-// Skips 16 bytes at a time while none of them is in kStringStops (SSE2, part of x86-64): the
-// text content of a file is most of an extractor update's bytes. Returns where the byte-wise
-// scan must continue (at a stop, or within 16 bytes of the end).
-size_t SkipStringBytes(std::string_view source, size_t i) {
+// Skips 16 bytes at a time while none of them is a stop (IsStringStop; SSE2, part of x86-64):
+// the text content of a file is most of an extractor update's bytes. Returns where the
+// byte-wise scan must continue (at a stop, or within 16 bytes of the end).
+size_t SkipStringBytes(std::string_view source, size_t i, char quote, bool is_long) {
 #if defined(__SSE2__)
   const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i double_quote = _mm_set1_epi8('"');
-  const __m128i single_quote = _mm_set1_epi8('\'');
-  const __m128i line_feed = _mm_set1_epi8('\n');
-  const __m128i carriage_return = _mm_set1_epi8('\r');
+  const __m128i quotes = _mm_set1_epi8(quote);
+  // A long string's line breaks are content: compared as backslashes, they stop nothing new.
+  const __m128i line_feed = _mm_set1_epi8(is_long ? '\\' : '\n');
+  const __m128i carriage_return = _mm_set1_epi8(is_long ? '\\' : '\r');
   while (i + 16 <= source.size()) {
     const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(source.data() + i));
     const __m128i stops = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(bytes, backslash), _mm_cmpeq_epi8(bytes, double_quote)),
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, single_quote),
-                                  _mm_cmpeq_epi8(bytes, line_feed)),
-                     _mm_cmpeq_epi8(bytes, carriage_return)));
+        _mm_or_si128(_mm_cmpeq_epi8(bytes, backslash), _mm_cmpeq_epi8(bytes, quotes)),
+        _mm_or_si128(_mm_cmpeq_epi8(bytes, line_feed), _mm_cmpeq_epi8(bytes, carriage_return)));
     const int mask = _mm_movemask_epi8(stops);
     if (mask != 0) return i + static_cast<size_t>(std::countr_zero(static_cast<unsigned>(mask)));
     i += 16;
   }
+#else
+  (void)quote;
+  (void)is_long;
 #endif
   return i;
 }
@@ -185,8 +186,8 @@ Token Lexer::LexString(size_t start) {
   size_t i = start + (is_long ? 3 : 1);
   bool has_escape = false;
   while (i < size) {
-    i = SkipStringBytes(source_, i);
-    while (i < size && !kStringStops[static_cast<unsigned char>(source_[i])]) ++i;
+    i = SkipStringBytes(source_, i, quote, is_long);
+    while (i < size && !IsStringStop(source_[i], quote, is_long)) ++i;
     if (i >= size) break;
     const char c = source_[i];
     if (c == '\\') {

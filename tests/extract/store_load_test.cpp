@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "extract/core/iri.h"
+#include "extract/core/vocab.h"
 #include "extract/service/extract_state.h"
 #include "store/common/sparql_quote.h"
 #include "store/engine/rdf_io/exporter.h"
@@ -253,6 +254,42 @@ TEST_CASE("Onto the miner's resource the update stores the whole description's g
   const auto links = Rows(*named, "SELECT ?f { ?f nie:interpretedAs ?e ; qxo:extractedMtime ?m . "
                                   "?e nie:isStoredAs ?f }");
   CHECK(links.size() == url_to_resource.size());
+}
+
+// The store's cost per file of text (issue 5): the update declares only the prefixes it uses,
+// and a text of many lines goes as one """ literal with only \ and paired quotes escaped. The
+// store keeps the text as it was and finds its words and phrases.
+TEST_CASE("A text of many lines goes as one long literal and comes back unchanged (issue 5)") {
+  const testing::TempDir dir;
+  const auto store = OpenStore(dir, "db");
+  const std::string text =
+      "First line of notes\r\n\tsaid \"hello\" and \"\"\"triple\"\"\" quotes\n"
+      "a C path C:\\temp\\new and 'single' ones; nmm: is not a prefix here\n"
+      "caf\xC3\xA9 ends with a quote\"";
+  FileResult result;
+  result.file_url = "file:///home/u/notes.txt";
+  result.file_iri = "urn:quarry:file:0001";
+  result.element_iri = ElementIri(result.file_url);
+  result.mime_type = "text/plain";
+  result.extraction.extractor = "text";
+  result.extraction.element.AddType(vocab::Nfo("PlainTextDocument"));
+  result.extraction.element.Add(vocab::Nie("plainTextContent"), text);
+  const std::string update = ServiceUpdate(result);
+  INFO(update);
+  CHECK(update.find("PREFIX nie:") != std::string::npos);
+  CHECK(update.find("PREFIX nmm:") != std::string::npos);  // named in the text: declared anyway
+  for (const std::string_view unused :
+       {"PREFIX dc:", "PREFIX nco:", "PREFIX mfo:", "PREFIX tracker:"}) {
+    CHECK(update.find(unused) == std::string::npos);
+  }
+  CHECK(update.find("\"\"\"First line of notes\r\n\tsaid \"hello\" and") != std::string::npos);
+  Apply(*store, MinerFacts(result.file_iri, result));
+  Apply(*store, update);
+  CHECK(Rows(*store, "SELECT ?t { ?e a nfo:PlainTextDocument ; nie:plainTextContent ?t }") ==
+        std::vector<std::string>{text});
+  CHECK(Rows(*store, "SELECT ?e { ?e fts:match 'triple' }").size() == 1);
+  CHECK(Rows(*store, "SELECT ?e { ?e fts:match '\"said hello\"' }").size() == 1);
+  CHECK(Rows(*store, "SELECT ?e { ?e fts:match 'cafe' }").size() == 1);
 }
 
 TEST_CASE("A file the miner deleted before its extraction is written leaves no resource behind "

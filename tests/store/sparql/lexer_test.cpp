@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "store/common/sparql_quote.h"
 #include "store/sparql/ast.h"
 
 namespace quarry::sparql {
@@ -103,6 +104,87 @@ TEST_CASE("Lexer: a string's stop character is seen at every position of a block
     CHECK(Kinds(head + "\n" + std::string(20, 'z') + "\"") == std::vector{K::kError});
     CHECK(Kinds(head + "\r\"") == std::vector{K::kError});
     CHECK(Kinds(head) == std::vector{K::kError});
+  }
+}
+
+// In a long string only a backslash and its own quote stop the 16-byte skip (issue 5): line
+// breaks and the other quote are content at every position of a block; the closing quotes and
+// an escape still end or escape it there.
+TEST_CASE("Lexer: a long string's line breaks are content at every position of a block") {
+  for (size_t before = 0; before < 40; ++before) {
+    CAPTURE(before);
+    const std::string head = R"(""")" + std::string(before, 'y');
+    const std::string tail = std::string(20, 'z') + R"(""")";
+    for (const char content : {'\n', '\r', '\'', '\t'}) {
+      CAPTURE(static_cast<int>(content));
+      const std::string text = head + content + tail;
+      const std::string source = text + " ?v";  // the tokens' text points into it
+      const auto lexed = LexAll(source);
+      REQUIRE(lexed.size() == 2);
+      CHECK(lexed[0].text == text);
+      CHECK_FALSE(lexed[0].has_escape);
+    }
+    const std::string one_quote = head + "\"" + tail;
+    CHECK(LexAll(one_quote)[0].text == one_quote);
+    const std::string ended_source = head + R"(""" ?v)";
+    const auto ended = LexAll(ended_source);
+    REQUIRE(ended.size() == 2);
+    CHECK(ended[0].text.size() == before + 6);
+    CHECK(ended[1].kind == TokenKind::kVar);
+    const std::string escaped_source = head + R"(\""")" + tail;  // \" then "": not the end
+    const auto escaped = LexAll(escaped_source);
+    REQUIRE(escaped.size() == 1);
+    CHECK(escaped[0].has_escape);
+    CHECK(escaped[0].text.size() == before + 3 + 4 + 23);
+    CHECK(Kinds(head + "\n") == std::vector{TokenKind::kError});
+  }
+  // In a short "..." string an apostrophe is content, wherever it is.
+  for (size_t before = 0; before < 40; ++before) {
+    const std::string text = "\"" + std::string(before, 'y') + "'" + std::string(20, 'z') + "\"";
+    CHECK(LexAll(text)[0].text == text);
+    CHECK_FALSE(LexAll(text)[0].has_escape);
+  }
+}
+
+// The extractor writes a text of many lines as one long literal (AppendSparqlText): lexed and
+// decoded, every text comes back as it was, and one without " or \ needs no unescaping.
+TEST_CASE("AppendSparqlText: long literals lex and decode back to the text") {
+  std::string every_byte;
+  for (int c = 1; c < 256; ++c) every_byte.push_back(static_cast<char>(c));
+  const std::vector<std::string> texts = {"one line",
+                                          "two\nlines",
+                                          "\n",
+                                          "ends with a quote\n\"",
+                                          "\"lone\" quotes\n",
+                                          "quote \"\" pairs\n\"x\"\"\"y\"",
+                                          "\"\"\"\n\"\"\"",
+                                          "back\\slash\n\\",
+                                          "crlf\r\nand\ttab\r\n",
+                                          "'''\n'''",
+                                          every_byte,
+                                          std::string(70000, 'x') + "\n\"\"\"\\"};
+  for (const std::string& text : texts) {
+    CAPTURE(text.substr(0, 40));
+    std::string written = "prefix ";
+    AppendSparqlText(text, written);
+    REQUIRE(written.starts_with("prefix "));
+    const std::string literal = written.substr(7);
+    const bool is_long = text.find('\n') != std::string::npos;
+    CHECK(literal.starts_with(R"(""")") == is_long);
+    if (!is_long) CHECK(literal == SparqlString(text));
+    const std::string source = literal + " .";
+    const auto lexed = LexAll(source);
+    REQUIRE(lexed.size() == 2);
+    CHECK(lexed[0].text == literal);
+    // The long form escapes \ and only the quotes that another quote follows or that end it.
+    const bool long_escapes = text.find('\\') != std::string::npos ||
+                              text.find("\"\"") != std::string::npos || text.ends_with('"');
+    const bool short_escapes = text.find_first_of("\"\\\n\r\t") != std::string::npos;
+    CHECK(lexed[0].has_escape == (is_long ? long_escapes : short_escapes));
+    std::string decoded;
+    std::string error;
+    REQUIRE(DecodeString(lexed[0].text, lexed[0].has_escape, decoded, error));
+    CHECK(decoded == text);
   }
 }
 
