@@ -25,6 +25,7 @@ Description FileLinks(const FileResult& result, bool full) {
     file.Add(vocab::Nie("url"), result.file_url);
   }
   file.Add(vocab::Nie("interpretedAs"), Iri{result.element_iri});
+  for (const PropertyValue& state : result.file_state.values) file.values.push_back(state);
   return file;
 }
 
@@ -136,17 +137,6 @@ std::string ToSparqlUpdate(const FileResult& result) {
   if (onto_stored) AppendFileExists(result, out);
   out += onto_stored ? " }\n" : "}\n";
   return UsedPrefixes(out) + out;
-}
-
-size_t FileTemplateEnd(std::string_view update) {
-  // The WHERE after the template is the text's tail and holds IRIs only (no braces), so the
-  // last "} WHERE {" is the template's, whatever its literals contain.
-  constexpr std::string_view kTemplateEnd = "} WHERE {";
-  const size_t end = update.rfind(kTemplateEnd);
-  if (end == std::string_view::npos) return end;
-  const std::string_view tail = update.substr(end + kTemplateEnd.size());
-  const bool is_last = tail.find('{') == std::string_view::npos && tail.ends_with("}\n");
-  return is_last ? end : std::string_view::npos;
 }
 
 std::string ToTurtle(const FileResult& result) {

@@ -22,6 +22,11 @@ struct FileResult {
   std::string element_iri;  // ElementIri(file_url)
   std::string mime_type;
   Extraction extraction;
+  // More properties of the file resource, written with its links in the file's template (3.
+  // below), so under its WHERE: quarry-extract's extraction state (qxo:extractedMtime,
+  // service/extract_state.h SuccessState), which then costs the store no operation of its own
+  // (issue 5). Its `iri` is not used.
+  Description file_state;
 };
 
 // One SPARQL update request (operations separated by ';', one transaction in the store):
@@ -36,14 +41,8 @@ struct FileResult {
 // file in the store), and 2. and 3. have WHERE { <file> a nfo:FileDataObject }: a file the
 // miner deleted meanwhile leaves nothing behind. Otherwise the file is written whole.
 // The prologue declares only the prefixes the text uses (issue 5: the store parses every one):
-// what is added to it later (FileTemplateEnd) names IRIs in full or brings its own PREFIX.
+// an operation appended to the text later names IRIs in full or brings its own PREFIX.
 std::string ToSparqlUpdate(const FileResult& result);
-
-// Where more ground triples may go into a ToSparqlUpdate text's last template (3., the file's
-// INSERT OR REPLACE, under its WHERE): the offset of the template's closing "}", or npos when
-// `update` does not end that way. quarry-extract puts the file's extraction state there
-// (service/extract_state.h): an operation of its own cost the store a WHERE query (issue 5).
-size_t FileTemplateEnd(std::string_view update);
 
 // The same triples as Turtle (file, element, related resources), with @prefix lines.
 std::string ToTurtle(const FileResult& result);

@@ -14,7 +14,9 @@ constexpr std::string_view kPrefixes =
     "PREFIX nfo: <http://tracker.api.gnome.org/ontology/v3/nfo#>\n"
     "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n";
 
-// Full IRIs: SuccessState is appended to the core's update, whose prologue has no qxo: prefix.
+// Full IRIs: these operations follow the core's update, whose prologue has no qxo: prefix.
+constexpr std::string_view kExtractedMtimeIri =
+    "http://quarry.gnome.invalid/ontology/v1/qxo#extractedMtime";
 constexpr std::string_view kExtractedMtime =
     "<http://quarry.gnome.invalid/ontology/v1/qxo#extractedMtime>";
 constexpr std::string_view kExtractionFailure =
@@ -66,31 +68,10 @@ Result<int64_t> ParseMtime(std::string_view lexical) {
   return UnixMicros(stored);
 }
 
-std::string WithSuccessState(std::string_view update, std::string_view file_iri,
-                             int64_t mtime_us, bool clear_failure) {
-  const std::string mtime =
-      fmt::format("<{}> {} \"{}\"^^<http://www.w3.org/2001/XMLSchema#dateTime>", file_iri,
-                  kExtractedMtime, MtimeLiteral(mtime_us));
-  const std::string clear = clear_failure ? " ;\n" + ClearFailure(file_iri) : std::string();
-  const size_t template_end = FileTemplateEnd(update);
-  std::string text;
-  if (template_end == std::string_view::npos) {  // not the core's shape: an operation of its own
-    const std::string state = fmt::format("INSERT OR REPLACE {{ {} }} WHERE {{ <{}> {} }}\n",
-                                          mtime, file_iri, kFileExists);
-    text.reserve(update.size() + 3 + state.size() + clear.size());
-    text.append(update).append(" ;\n").append(state).append(clear);
-    return text;
-  }
-  // Under the WHERE of the file's template, which already asks that the file exist; the failure
-  // is cleared after it (other properties: the order does not matter).
-  text.reserve(update.size() + mtime.size() + 3 + clear.size());
-  text.append(update.substr(0, template_end)).append(mtime).append(" .\n");
-  text.append(update.substr(template_end));
-  if (!clear.empty()) {
-    text.pop_back();  // the core's last newline: the next operation follows its " ;"
-    text.append(clear).push_back('\n');
-  }
-  return text;
+Description SuccessState(int64_t mtime_us) {
+  Description state;
+  state.Add(std::string(kExtractedMtimeIri), DateTime{MtimeLiteral(mtime_us)});
+  return state;
 }
 
 std::string StateOnlyUpdate(std::string_view file_iri, std::string_view url, int64_t mtime_us,

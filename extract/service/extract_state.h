@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "extract/core/extraction.h"
 #include "quarry/result.h"
 
 namespace quarry::extract::service {
@@ -42,13 +43,11 @@ Result<int64_t> ParseMtime(std::string_view lexical);
 // when the file may carry a failure (`clear_failure` below).
 std::string ClearFailure(std::string_view file_iri);
 
-// A file's whole update: the core's (`update`, extract::ToSparqlUpdate of the file) with the
-// mtime extracted put into its file template, so it is written only while the file resource
-// exists and costs the store no WHERE query of its own (issue 5), and with `clear_failure`,
-// ClearFailure's two operations after it. An `update` of another shape gets the state as an
-// operation of its own.
-std::string WithSuccessState(std::string_view update, std::string_view file_iri,
-                             int64_t mtime_us, bool clear_failure = true);
+// What a successful extraction records on the file resource: qxo:extractedMtime, the mtime
+// extracted. It goes into FileResult::file_state, so the worker's ToSparqlUpdate writes it in the
+// file's template, only while the file resource exists and with no operation of its own (issue
+// 5); the worker gets the mtime with the job (worker_protocol.h).
+Description SuccessState(int64_t mtime_us);
 
 // The whole update for a file whose extraction failed or found nothing to extract (`reason`
 // empty): the file resource (created as the core names it when the miner has none, i.e.

@@ -91,7 +91,7 @@ void ExtractorService::RunJob(size_t slot, std::unique_ptr<WorkerProcess>& worke
     // per file saved otherwise.
     const bool budgeted = settings_.cpu_percent < 100;
     const auto cpu_before = budgeted ? worker->CpuTime() : std::nullopt;
-    outcome = worker->Run(job.path, job.url, job.file_iri, settings_.time_limit);
+    outcome = worker->Run(job.path, job.url, job.file_iri, job.mtime_us, settings_.time_limit);
     // nullopt when the worker died on the file
     const auto cpu_after = budgeted ? worker->CpuTime() : std::nullopt;
     if (cpu_before && cpu_after) cpu_used = *cpu_after - *cpu_before;
@@ -134,9 +134,10 @@ void ExtractorService::Finish(const Job& job, Outcome outcome) {
   Outcome& result = written.outcome;
   switch (result.kind) {
     case Outcome::Kind::kExtracted: {
-      // Sized once, and the worker's text freed: a result waiting for the store holds its
-      // text once, with no slack from a string's doubling.
-      written.update = WithSuccessState(result.text, job.file_iri, job.mtime_us, clear_failure);
+      // The worker's text already records the mtime extracted (its file template); moved, so
+      // a result waiting for the store holds its text once.
+      written.update = std::move(result.text);
+      if (clear_failure) written.update.append(" ;\n").append(ClearFailure(job.file_iri));
       std::string().swap(result.text);
       break;
     }

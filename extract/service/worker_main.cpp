@@ -13,6 +13,7 @@
 #include "extract/core/mime.h"
 #include "extract/core/pipeline.h"
 #include "extract/core/plugin.h"
+#include "extract/service/extract_state.h"
 #include "extract/service/sandbox.h"
 #include "extract/service/worker_protocol.h"
 #include "store/common/process_memory.h"
@@ -31,7 +32,7 @@ Answer Tagged(char tag, std::string text) { return Answer{tag, std::move(text)};
 // One file: the module's name first, then the outcome. Exceptions a module lets escape (a
 // std::bad_alloc under RLIMIT_AS above all) become the file's error instead of a crash.
 Answer ExtractOne(const Registry& registry, const std::string& path, const std::string& url,
-                       const std::string& file_iri, const Limits& limits) {
+                  const std::string& file_iri, const std::string& mtime, const Limits& limits) {
   auto prepared = PrepareFile(registry, path);
   if (!prepared) {
     const bool nothing = prepared.error().code() == Errc::kUnsupported;
@@ -47,6 +48,7 @@ Answer ExtractOne(const Registry& registry, const std::string& path, const std::
       result->element_iri = ElementIri(url);
     }
     result->file_iri = file_iri;
+    if (!mtime.empty()) result->file_state = SuccessState(std::stoll(mtime));
     return Tagged(kTagResult, ToSparqlUpdate(*result));
   } catch (const std::bad_alloc&) {
     return Tagged(kTagError, fmt::format("{}: out of memory (the worker's memory limit)", path));
@@ -92,11 +94,12 @@ int RunWorker(const WorkerSettings& settings) {
   std::string path;
   std::string url;
   std::string file_iri;
+  std::string mtime;
   for (;;) {
-    for (std::string* field : {&path, &url, &file_iri}) {
+    for (std::string* field : {&path, &url, &file_iri, &mtime}) {
       if (reader.Read(*field) != FrameReader::Status::kFrame) return 0;
     }
-    const Answer answer = ExtractOne(registry, path, url, file_iri, settings.limits);
+    const Answer answer = ExtractOne(registry, path, url, file_iri, mtime, settings.limits);
     if (answer.tag == 0 || !WriteTaggedFrame(STDOUT_FILENO, answer.tag, answer.text)) return 3;
     trimmer.AfterWork();
   }

@@ -100,9 +100,11 @@ Result<void> WorkerProcess::WaitReady(std::chrono::milliseconds limit) {
 }
 
 Outcome WorkerProcess::Run(const std::string& path, const std::string& url,
-                           const std::string& file_iri, std::chrono::milliseconds time_limit) {
+                           const std::string& file_iri, std::optional<int64_t> mtime_us,
+                           std::chrono::milliseconds time_limit) {
   Outcome outcome;
-  if (!WriteFrames(to_worker_, {path, url, file_iri})) {
+  const std::string mtime = mtime_us ? std::to_string(*mtime_us) : std::string();
+  if (!WriteFrames(to_worker_, {path, url, file_iri, mtime})) {
     outcome.text = Reap(/*killed_for_time=*/true);
     return outcome;
   }

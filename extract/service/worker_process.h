@@ -44,6 +44,7 @@ class WorkerProcess {
   // ("" for both: named by FileUrl as `quarry extract` does). On a crash or timeout the worker
   // is dead afterwards (alive() false).
   Outcome Run(const std::string& path, const std::string& url, const std::string& file_iri,
+              std::optional<int64_t> mtime_us,
               std::chrono::milliseconds time_limit);
   bool alive() const { return alive_; }
   // CPU time the worker process has used so far (user + system); nullopt once it is gone.

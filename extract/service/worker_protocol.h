@@ -1,7 +1,9 @@
 // The pipe protocol between quarry-extract and its worker processes: frames of a 4-byte
 // little-endian length and that many bytes. The worker first sends 'S' once it is sandboxed
-// and loaded (its start-up never counts against a file's time limit). The service sends three frames per file (the path,
-// its URL as the store spells it or "", the file resource IRI or ""); the worker answers with tagged frames: 'M' + the module it is
+// and loaded (its start-up never counts against a file's time limit). The service sends four frames per file (the path,
+// its URL as the store spells it or "", the file resource IRI or "", the file's mtime in
+// microseconds since the epoch as decimal text or "": the update then records it as extracted,
+// extract_state.h SuccessState); the worker answers with tagged frames: 'M' + the module it is
 // about to run (so a crash or hang is still blamed on it), then one of 'R' + the file's SPARQL
 // update, 'N' + why there is nothing to extract (no module for the type), 'E' + the module's
 // error (or "out of memory").

@@ -214,11 +214,11 @@ TEST_CASE("Bookkeeping SPARQL: mtimes round trip, URLs are quoted, failures carr
   CHECK(nothing.find("extractionFailure> \"") == std::string::npos);
 }
 
-// A core update (extract::ToSparqlUpdate) onto the miner's resource, with a related resource
-// and a literal that looks like the end of the file's template.
-std::string CoreUpdate() {
+// A core result onto the miner's resource, with a related resource and a literal that looks
+// like the end of the file's template.
+FileResult CoreResult() {
   FileResult result{"file:///x.pdf", "urn:quarry:file:1", "urn:quarry:element:1",
-                    "application/pdf", {}};
+                    "application/pdf", {}, {}};
   result.extraction.element.AddType("http://tracker.api.gnome.org/ontology/v3/nfo#Document");
   result.extraction.element.Add("http://tracker.api.gnome.org/ontology/v3/nie#plainTextContent",
                                 std::string("text } WHERE { <urn:x> a <urn:y> }\n"));
@@ -226,33 +226,33 @@ std::string CoreUpdate() {
   artist.iri = "urn:artist:1";
   artist.AddType("http://tracker.api.gnome.org/ontology/v3/nmm#Artist");
   result.extraction.related.push_back(artist);
-  return ToSparqlUpdate(result);
+  return result;
 }
 
 TEST_CASE("Bookkeeping SPARQL: the success state goes into the file's template (issue 5)") {
   const int64_t mtime = 1'700'000'000'123'456;
-  const std::string core = CoreUpdate();
+  const std::string core = ToSparqlUpdate(CoreResult());
+  FileResult extracted = CoreResult();
+  extracted.file_state = SuccessState(mtime);
+  const std::string update = ToSparqlUpdate(extracted);
   const std::string state =
-      "<urn:quarry:file:1> <http://quarry.gnome.invalid/ontology/v1/qxo#extractedMtime> "
-      "\"2023-11-14T22:13:20.123456Z\"^^<http://www.w3.org/2001/XMLSchema#dateTime> .\n";
+      "<http://quarry.gnome.invalid/ontology/v1/qxo#extractedMtime> "
+      "\"2023-11-14T22:13:20.123456Z\"^^xsd:dateTime";
   const std::string tail = "} WHERE { <urn:quarry:file:1> a nfo:FileDataObject }\n";
   REQUIRE(core.ends_with(tail));
-  const size_t template_end = core.size() - tail.size();
-  CHECK(FileTemplateEnd(core) == template_end);
-  const std::string success =
-      WithSuccessState(core, "urn:quarry:file:1", mtime, /*clear_failure=*/false);
-  CHECK(success == core.substr(0, template_end) + state + tail);
-  // The failure is cleared after it, by ClearFailure's operations.
-  CHECK(WithSuccessState(core, "urn:quarry:file:1", mtime, /*clear_failure=*/true) ==
-        success.substr(0, success.size() - 1) + " ;\n" + ClearFailure("urn:quarry:file:1") + "\n");
-  // Another text (its last operation not the file's template): the state on its own.
-  const std::string other = "INSERT DATA { <urn:quarry:file:1> <urn:p> \"v\" }";
-  CHECK(FileTemplateEnd(other) == std::string::npos);
-  CHECK(FileTemplateEnd(core.substr(0, template_end)) == std::string::npos);
-  CHECK(WithSuccessState(other, "urn:quarry:file:1", mtime, /*clear_failure=*/false) ==
-        other + " ;\nINSERT OR REPLACE { " + state.substr(0, state.size() - 3) +
-            " } WHERE { <urn:quarry:file:1> a "
-            "<http://tracker.api.gnome.org/ontology/v3/nfo#FileDataObject> }\n");
+  REQUIRE(update.ends_with(tail));
+  // In the last template (the file's INSERT OR REPLACE), on the file, under its WHERE: no
+  // operation of its own, and everything else as without it.
+  const size_t at = update.find(state);
+  REQUIRE(at != std::string::npos);
+  CHECK(update.find(state, at + 1) == std::string::npos);
+  CHECK(at > update.rfind("INSERT OR REPLACE {"));
+  CHECK(update.rfind("<urn:quarry:file:1>", at) > update.rfind("INSERT OR REPLACE {"));
+  CHECK(update.size() > core.size());
+  CHECK(std::count(update.begin(), update.end(), ';') ==
+        std::count(core.begin(), core.end(), ';') + 1);  // one more property of the file
+  CHECK(core.find("extractedMtime") == std::string::npos);
+  CHECK(update.find("PREFIX xsd:") != std::string::npos);  // its datatype's prefix declared
 }
 
 TEST_CASE("Bookkeeping SPARQL: a failure is cleared only when asked, and the rest stays the same") {

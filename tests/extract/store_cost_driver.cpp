@@ -1,13 +1,14 @@
 // extract_store_cost: the store side of quarry-extract's writes (issue 5), to be measured. It
 // extracts the given files, writes the miner's basic facts for them (miner::InsertResource onto
 // urn:quarry:file: resources, not measured), then applies what quarry-extract's writer sends
-// per file (WithSuccessState(ToSparqlUpdate), 64 files per UpdateBatch) in a reopened store.
+// per file (ToSparqlUpdate with the success state, 64 files per UpdateBatch) in a reopened store.
 // Not a test: run it under callgrind with collection on in UpdateBatch only, e.g.
 //   valgrind --tool=callgrind --collect-atstart=no
 //     --toggle-collect='quarry::engine::Store::UpdateBatch*' extract_store_cost DB DIR...
 // and with QUARRY_SQL_PROFILE=FILE to count the SQL statements of the extraction phase alone
 // (the variable is applied only when the store is reopened for that phase).
 #include <fmt/format.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -68,6 +69,24 @@ std::vector<Extracted> ExtractAll(const std::vector<std::string>& files) {
   return extracted;
 }
 
+// Measurement knobs (environment): QUARRY_COST_BATCH = files per UpdateBatch (default
+// kWriteBatch), QUARRY_COST_FTS_HASHSIZE = FTS5 'hashsize' in bytes, set before the measured phase.
+size_t EnvSize(const char* name, size_t fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? static_cast<size_t>(std::strtoull(value, nullptr, 10)) : fallback;
+}
+
+bool SetFtsHashsize(const std::filesystem::path& db, size_t bytes) {
+  sqlite3* handle = nullptr;
+  const std::string file = (db / "meta.db").string();
+  bool done = sqlite3_open_v2(file.c_str(), &handle, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK;
+  const std::string sql = fmt::format("INSERT INTO fts5(fts5, rank) VALUES ('hashsize', {})", bytes);
+  done = done && sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK;
+  if (!done) std::cerr << "hashsize: " << sqlite3_errmsg(handle) << '\n';
+  sqlite3_close_v2(handle);
+  return done;
+}
+
 int Fail(const quarry::Error& error) {
   std::cerr << "extract_store_cost: " << error.ToString() << '\n';
   return 1;
@@ -104,10 +123,14 @@ int main(int argc, char** argv) {
       }
     }
   }
+  if (const size_t hashsize = EnvSize("QUARRY_COST_FTS_HASHSIZE", 0); hashsize != 0) {
+    if (!SetFtsHashsize(db, hashsize)) return 1;
+  }
   if (!profile.empty()) ::setenv("QUARRY_SQL_PROFILE", profile.c_str(), 1);
   auto store = quarry::engine::Store::Open(options);
   if (!store) return Fail(store.error());
   constexpr size_t kWriteBatch = 64;  // extractor_workers.cpp
+  const size_t write_batch = EnvSize("QUARRY_COST_BATCH", kWriteBatch);
   std::vector<std::string> batch;
   const auto flush = [&]() -> quarry::Result<void> {
     auto done = (*store)->UpdateBatch(batch);
@@ -115,10 +138,10 @@ int main(int argc, char** argv) {
     return done;
   };
   for (const Extracted& one : extracted) {
-    batch.push_back(quarry::extract::service::WithSuccessState(
-        quarry::extract::ToSparqlUpdate(one.result), one.result.file_iri, one.mtime_us,
-        /*clear_failure=*/false));
-    if (batch.size() == kWriteBatch) {
+    quarry::extract::FileResult result = one.result;
+    result.file_state = quarry::extract::service::SuccessState(one.mtime_us);
+    batch.push_back(quarry::extract::ToSparqlUpdate(result));
+    if (batch.size() == write_batch) {
       if (auto done = flush(); !done) return Fail(done.error());
     }
   }

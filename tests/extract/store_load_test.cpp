@@ -153,10 +153,13 @@ std::string MinerFacts(const std::string& iri, const FileResult& result) {
 
 constexpr int64_t kMtime = 1'700'000'000'000'000;
 
-// quarry-extract's one update per file: the core's with the success state.
-std::string ServiceUpdate(const FileResult& result, bool clear_failure = false) {
-  return service::WithSuccessState(ToSparqlUpdate(result), FileIri(result), kMtime,
-                                   clear_failure);
+// quarry-extract's one update per file: the worker's, with the success state in the file's
+// template, and the service's failure clearing after it (extractor_workers.cpp Finish).
+std::string ServiceUpdate(FileResult result, bool clear_failure = false) {
+  result.file_state = service::SuccessState(kMtime);
+  std::string update = ToSparqlUpdate(result);
+  if (clear_failure) update += " ;\n" + service::ClearFailure(FileIri(result));
+  return update;
 }
 
 // The same as before s24: the state as an operation of its own after the core's update, and
@@ -180,7 +183,7 @@ size_t Count(std::string_view text, std::string_view word) {
 
 TEST_CASE("The success state in the file's template stores what its own operation did "
           "(issue 5)") {
-  // `merged`: WithSuccessState; `separate`: the state as its own INSERT ... WHERE, as before.
+  // `merged`: ServiceUpdate; `separate`: the state as its own INSERT ... WHERE, as before.
   // Every corpus file, onto the miner's resource or onto one named by its URL, with and
   // without a failure to clear.
   const testing::TempDir dir;
@@ -307,7 +310,7 @@ TEST_CASE("A file the miner deleted before its extraction is written leaves no r
   const auto before = Graph(*store);
   // Indexed by the miner, then deleted (miner-fs DeleteResource) while being extracted.
   Apply(*store, MinerFacts(song->file_iri, *song) + " ;\n" +
-                    MinerFacts("urn:quarry:file:gone2", FileResult{failed_url, "", "", "x/y", {}}));
+                    MinerFacts("urn:quarry:file:gone2", FileResult{failed_url, "", "", "x/y", {}, {}}));
   Apply(*store, "DELETE DATA { <urn:quarry:file:gone1> a rdfs:Resource } ;\n"
                 "DELETE DATA { <urn:quarry:file:gone2> a rdfs:Resource }");
   REQUIRE(Graph(*store) == before);

@@ -69,7 +69,7 @@ TEST_CASE("quarry-extract worker: in its sandbox it extracts every format throug
   const auto worker = StartWorker();
   for (const auto& [path, module] : files) {
     INFO(path);
-    const Outcome outcome = worker->Run(path, "", "", 60s);
+    const Outcome outcome = worker->Run(path, "", "", std::nullopt, 60s);
     CHECK(outcome.module == module);
     CHECK_MESSAGE(outcome.kind == Outcome::Kind::kExtracted, outcome.text);
     CHECK(outcome.text.find("INSERT") != std::string::npos);
@@ -87,7 +87,7 @@ TEST_CASE("quarry-extract worker: with its plugins missing it starts, and files 
   REQUIRE_MESSAGE(worker.ok(), worker.error().ToString());
   auto ready = (*worker)->WaitReady(60s);
   REQUIRE_MESSAGE(ready.ok(), ready.error().ToString());
-  const Outcome outcome = (*worker)->Run(CorpusPath(Entries({"pdf"}).front()), "", "", 60s);
+  const Outcome outcome = (*worker)->Run(CorpusPath(Entries({"pdf"}).front()), "", "", std::nullopt, 60s);
   CHECK(outcome.kind == Outcome::Kind::kFailed);
   CHECK(outcome.module == "pdf");
   CHECK(outcome.text.find(missing + "/quarry-extract-pdf.so") != std::string::npos);
