@@ -140,79 +140,26 @@ class ResourceMarks {
   using Mark = uint8_t;  // one bit, or several or'ed
 
   // Every flag of the resource (0 when it has none).
-  Mark Of(int64_t id) const { return size_ == 0 ? 0 : marks_[Find(id)] & ~kUsed; }
+  Mark Of(int64_t id) const { return table_.TagOf(id) & static_cast<Mark>(~kUsed); }
   bool Has(int64_t id, Mark mark) const { return (Of(id) & mark) != 0; }
   // Adds `mark` to the resource's flags (and the resource when missing).
   void Add(int64_t id, Mark mark) {
     assert(mark != 0 && (mark & kUsed) == 0);
-    if (2 * (size_ + 1) > marks_.size()) Grow();
-    const size_t slot = Find(id);
-    if (marks_[slot] == 0) {
-      ids_[slot] = id;
-      ++size_;
-    }
-    marks_[slot] |= kUsed | mark;
+    table_.SetBits(id, kUsed | mark);
   }
-  void Remove(int64_t id, Mark mark) {
-    if (size_ == 0) return;
-    uint8_t& marks = marks_[Find(id)];
-    if (marks != 0) marks &= static_cast<uint8_t>(~mark);  // kUsed stays
-  }
+  void Remove(int64_t id, Mark mark) { table_.ClearBits(id, mark); }  // kUsed stays
   // Removes `mark` from every resource.
-  void RemoveAll(Mark mark) {
-    for (uint8_t& marks : marks_) {
-      if (marks != 0) marks &= static_cast<uint8_t>(~mark);
-    }
-  }
+  void RemoveAll(Mark mark) { table_.ClearBitsEverywhere(mark); }
   // Resources with `mark` (tests and measurements: a pass over the table).
-  size_t Count(Mark mark) const {
-    return static_cast<size_t>(std::count_if(marks_.begin(), marks_.end(),
-                                             [&](uint8_t marks) { return (marks & mark) != 0; }));
-  }
-  size_t size() const { return size_; }
+  size_t Count(Mark mark) const { return table_.CountBits(mark); }
+  size_t size() const { return table_.size(); }
   // Forgets every resource; a large table is released, not wiped (as FlatSet::clear).
-  void clear() {
-    if (marks_.size() > kKeepCapacity) {
-      ids_ = std::vector<int64_t>();  // not `= {}`: that assigns an empty list, capacity kept
-      marks_ = std::vector<uint8_t>();
-    } else {
-      std::fill(marks_.begin(), marks_.end(), 0);
-    }
-    size_ = 0;
-  }
-  size_t MemoryBytes() const { return ids_.capacity() * sizeof(int64_t) + marks_.capacity(); }
+  void clear() { table_.clear(); }
+  size_t MemoryBytes() const { return table_.MemoryBytes(); }
 
  private:
-  static constexpr uint8_t kUsed = 0x80;  // set in every occupied slot: 0 is an empty one
-  static constexpr size_t kKeepCapacity = 1024;
-
-  // The slot holding the ID, or the empty slot where it would go. Needs a non-empty table.
-  size_t Find(int64_t id) const {
-    const size_t mask = marks_.size() - 1;
-    size_t slot = IdHash()(id) & mask;
-    while (marks_[slot] != 0 && ids_[slot] != id) slot = (slot + 1) & mask;
-    return slot;
-  }
-
-  void Grow() {
-    std::vector<int64_t> old_ids = std::move(ids_);
-    std::vector<uint8_t> old_marks = std::move(marks_);
-    const size_t capacity = old_marks.empty() ? 16 : 2 * old_marks.size();
-    ids_.assign(capacity, 0);
-    marks_.assign(capacity, 0);
-    const size_t mask = capacity - 1;
-    for (size_t i = 0; i < old_marks.size(); ++i) {
-      if (old_marks[i] == 0) continue;
-      size_t slot = IdHash()(old_ids[i]) & mask;
-      while (marks_[slot] != 0) slot = (slot + 1) & mask;
-      ids_[slot] = old_ids[i];
-      marks_[slot] = old_marks[i];
-    }
-  }
-
-  std::vector<int64_t> ids_;
-  std::vector<uint8_t> marks_;  // a power of two long, or empty
-  size_t size_ = 0;
+  static constexpr Mark kUsed = 0x80;  // set in every occupied slot's tag, so 0 is an empty one
+  FlatTable<int64_t, IdHash> table_;
 };
 
 }  // namespace quarry::engine
