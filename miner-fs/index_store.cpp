@@ -9,14 +9,15 @@
 namespace quarry::miner {
 namespace {
 
-// Columns from `first`: mtime, size, folder (bound for a folder).
+// Columns from `first`: ?mtime, ?size, ?isFolder (a boolean), as KnownChildrenQuery and
+// LookupQuery both select them.
 Result<KnownChild> ReadChild(Cursor& cursor, int first, std::string iri) {
   KnownChild child{std::move(iri)};
   if (cursor.IsBound(first)) {
     QUARRY_ASSIGN_OR_RETURN(child.mtime_us, ParseDateTime(cursor.GetString(first)));
   }
   if (cursor.IsBound(first + 1)) child.size = cursor.GetInteger(first + 1);
-  child.kind = cursor.IsBound(first + 2) ? EntryKind::kFolder : EntryKind::kFile;
+  child.kind = cursor.GetBoolean(first + 2) ? EntryKind::kFolder : EntryKind::kFile;
   return child;
 }
 
@@ -81,12 +82,7 @@ Result<std::unordered_map<std::string, KnownChildren>> ConnectionIndexStore::Ask
       if (slot < 0 || static_cast<size_t>(slot) >= count) {
         return Error(Errc::kInternal, fmt::format("children query: unexpected folder slot {}", slot));
       }
-      KnownChild child{std::string(cursor->GetString(2))};
-      if (cursor->IsBound(3)) {
-        QUARRY_ASSIGN_OR_RETURN(child.mtime_us, ParseDateTime(cursor->GetString(3)));
-      }
-      if (cursor->IsBound(4)) child.size = cursor->GetInteger(4);
-      child.kind = cursor->GetBoolean(5) ? EntryKind::kFolder : EntryKind::kFile;
+      QUARRY_ASSIGN_OR_RETURN(KnownChild child, ReadChild(*cursor, 3, std::string(cursor->GetString(2))));
       by_index[first + static_cast<size_t>(slot)]->emplace(std::string(cursor->GetString(1)), std::move(child));
     }
   }

@@ -129,7 +129,7 @@ std::string KnownChildrenQuery(size_t slots, bool file_iris) {
 
 std::string LookupQuery(std::string_view uri) {
   return fmt::format(
-      "SELECT ?r ?mtime ?size ?folder {{ ?r nie:url {} . "
+      "SELECT ?r ?mtime ?size (BOUND(?folder) AS ?isFolder) {{ ?r nie:url {} . "
       "OPTIONAL {{ ?r nfo:fileLastModified ?mtime }} OPTIONAL {{ ?r nfo:fileSize ?size }} {} }}",
       SparqlString(uri), kFolderColumn);
 }

@@ -53,7 +53,7 @@ std::string MoveResource(std::string_view iri, std::string_view old_uri, const F
 inline constexpr size_t kMaxChildrenSlots = 256;
 std::string KnownChildrenQuery(size_t slots, bool file_iris);
 const std::string& ChildrenSlotName(size_t slot);  // "f0", "f1", ...
-// The resource and facts stored for one URL: rows (resource, mtime, size, nfo:Folder or unbound).
+// The resource and facts stored for one URL: rows (resource, mtime, size, whether an nfo:Folder).
 std::string LookupQuery(std::string_view uri);
 
 }  // namespace quarry::miner
