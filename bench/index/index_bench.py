@@ -350,6 +350,11 @@ class QuarryRun:
         self.config = os.path.join(work, "config", "quarry", "quarry.toml")
         with open(self.config, "w") as config:
             config.write("[throttle]\ncpu_percent = 100\npause_on_battery = false\n")
+            # INDEX_TEXT_ALLOWLIST='["*"]' (a TOML array): quarry-extract's [extract]
+            # text_allowlist; unset, its default, which keeps the text of the names Tracker
+            # 3.4's text-allowlist keeps (*.txt, *.md, ...), not source code or data files.
+            if os.environ.get("INDEX_TEXT_ALLOWLIST"):
+                config.write(f"[extract]\ntext_allowlist = {os.environ['INDEX_TEXT_ALLOWLIST']}\n")
         # A runtime folder as in a desktop session (Tracker's run has one too): the miner and the
         # extractor reach quarry-store through its peer socket there (docs/peer-socket.md).
         runtime = os.path.join(work, "runtime")
