@@ -10,7 +10,13 @@
 namespace quarry::extract::service {
 namespace {
 
-constexpr size_t kWriteBatch = 64;  // file updates per BatchSparqlUpdate
+// File updates per BatchSparqlUpdate (one store transaction). Each transaction ends with new
+// FTS5 segments, merged as they pile up: 128 with the store's FTS5 hashsize of 4 MiB
+// (schema/fts.h; with 1 MiB a batch flushed mid-transaction and 128 gained 0.3 %) cost
+// quarry-store 9.0 % fewer instructions per text file than 64 (8,001 text files,
+// tests/extract/store_cost_driver.cpp, issue 5); 256: 6.9 %. Half of
+// max_unwritten, so the workers still fill the next batch while one is written.
+constexpr size_t kWriteBatch = 128;
 constexpr auto kRespawnPause = std::chrono::seconds(1);
 constexpr auto kStoreRetryPause = std::chrono::seconds(1);
 // Start-up of a worker (exec, libraries, sandbox) on a busy machine; not part of any file's time.

@@ -10,6 +10,10 @@ namespace quarry::schema {
 namespace {
 
 constexpr int kFtsAutomerge = 0;  // FtsMergeSettingsSql
+// FTS5 keeps a transaction's terms in memory up to this many bytes (its default 1 MiB), then
+// writes them as a segment: room for a write batch of text files (128,
+// extract/service/extractor_workers.cpp) before COMMIT (FtsMergeSettingsSql, issue 5).
+constexpr int kFtsHashsize = 4 << 20;
 
 std::string ColumnList(const std::vector<const ontology::Property*>& properties,
                        std::string_view prefix) {
@@ -69,16 +73,18 @@ std::vector<std::string> CreateFtsSql(const ontology::Ontology& ontology) {
 }
 
 std::vector<std::string> FtsMergeSettingsSql() {
-  return {fmt::format("INSERT INTO {0}({0}, rank) VALUES ('automerge', {1})", kFtsTable,
-                      kFtsAutomerge)};
+  return {
+      fmt::format("INSERT INTO {0}({0}, rank) VALUES ('automerge', {1})", kFtsTable, kFtsAutomerge),
+      fmt::format("INSERT INTO {0}({0}, rank) VALUES ('hashsize', {1})", kFtsTable, kFtsHashsize)};
 }
 
 std::string FtsConfigTable() { return std::string(kFtsTable) + "_config"; }
 
 std::string FtsLacksMergeSettingsSql() {
   return fmt::format(
-      "SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM {} WHERE k = 'automerge' AND v = {})",
-      Quote(FtsConfigTable()), kFtsAutomerge);
+      "SELECT 1 WHERE (SELECT count(*) FROM {0} WHERE (k = 'automerge' AND v = {1}) OR "
+      "(k = 'hashsize' AND v = {2})) < 2",
+      Quote(FtsConfigTable()), kFtsAutomerge, kFtsHashsize);
 }
 
 std::string FtsMergeStepSql(int pages) {

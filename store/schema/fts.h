@@ -26,7 +26,12 @@ std::vector<std::string> CreateFtsSql(const ontology::Ontology& ontology);
 // merges them when idle instead (FtsMergeStepSql), as far as usermerge (4 a level) asks.
 // A replay of the 20,001-file corpus' rows (bench/query/README.md "FTS5 merges at idle"): FTS
 // write instructions -29 %, the idle merges less than what was saved, queries after them no
-// slower. Statements that apply them to an existing table; FTS5's table of settings (a
+// slower. hashsize 4 MiB (FTS5's default 1 MiB): a transaction keeps its pending terms in
+// memory up to it before it writes them as a segment; a write batch of text files passed 1 MiB
+// (some 55 bytes a distinct term), so it flushed more segments, and merged them more often.
+// 8,001 text files, quarry-extract's writes (tests/extract/store_cost_driver.cpp): -9.0 %
+// instructions per file with 128 files a batch (unchanged with 1 MiB; 8 MiB no better).
+// Statements that apply them to an existing table; FTS5's table of settings (a
 // database without full-text properties has none); a query on it that returns a row when the
 // settings are not there yet (a database made before them).
 std::vector<std::string> FtsMergeSettingsSql();

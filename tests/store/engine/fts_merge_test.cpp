@@ -1,6 +1,7 @@
 // The full-text index's segment merging (issue 5, schema/fts.h): FTS5 does not merge while
-// writes stream in (automerge 0), Store::MergeFullText does it in small steps when asked, and a
-// database made before these settings gets them when a writer opens it.
+// writes stream in (automerge 0), a transaction's terms stay in memory up to 4 MiB (hashsize),
+// Store::MergeFullText does it in small steps when asked, and a database made before these
+// settings gets them when a writer opens it.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -31,6 +32,10 @@ int64_t Segments(TestStore& store) {
 
 int64_t Automerge(TestStore& store) {
   return ReadInt(store, "SELECT coalesce((SELECT v FROM fts5_config WHERE k = 'automerge'), -1)");
+}
+
+int64_t Hashsize(TestStore& store) {
+  return ReadInt(store, "SELECT coalesce((SELECT v FROM fts5_config WHERE k = 'hashsize'), -1)");
 }
 
 Rows Search(TestStore& store, const std::string& search) {
@@ -95,10 +100,35 @@ TEST_CASE("FTS5 merge settings: a new index does not merge while it is written")
 
 TEST_CASE("FTS5 merge settings: a database made before them gets them when a writer opens it") {
   TestStore store;
-  REQUIRE(store->database().Exec("DELETE FROM fts5_config WHERE k = 'automerge'").ok());
-  REQUIRE(Automerge(store) == -1);
+  SUBCASE("before all of them") {
+    REQUIRE(store->database().Exec("DELETE FROM fts5_config WHERE k = 'automerge'").ok());
+    REQUIRE(store->database().Exec("DELETE FROM fts5_config WHERE k = 'hashsize'").ok());
+    REQUIRE(Automerge(store) == -1);
+  }
+  SUBCASE("before hashsize (issue 5, session 25)") {
+    REQUIRE(store->database().Exec("DELETE FROM fts5_config WHERE k = 'hashsize'").ok());
+    REQUIRE(Automerge(store) == 0);
+  }
+  REQUIRE(Hashsize(store) == -1);
   store.Reopen();
   CHECK(Automerge(store) == 0);
+  CHECK(Hashsize(store) == 4 << 20);
+}
+
+TEST_CASE("FTS5 hashsize: a transaction's texts beyond FTS5's default 1 MiB flush one segment") {
+  TestStore store;
+  CHECK(Hashsize(store) == 4 << 20);
+  // 20,000 distinct words are a little over 1 MiB of FTS5's pending terms: with its default
+  // hashsize each resource's row would be flushed as a segment of its own (3).
+  std::string update = kFunctionPrefixes + "INSERT DATA { ";
+  for (int i = 0; i < 3; ++i) {
+    std::string text;
+    for (int word = 0; word < 20000; ++word) text += fmt::format("r{}w{} ", i, word);
+    update += fmt::format("<urn:h{}> a ex:Song ; ex:content \"{}\" . ", i, text);
+  }
+  store.Update(update + "}");
+  CHECK(Segments(store) == 1);
+  CHECK(Search(store, "r2w19999").size() == 1);
 }
 
 TEST_CASE("MergeFullText: idle merging leaves fewer segments and the same answers") {
