@@ -11,6 +11,7 @@
 
 #include <map>
 #include <set>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,8 @@ class Translator {
   // A FILTER condition (SQL truth value, NULL on error): only for a term ANDed into a WHERE or
   // ON, where NULL and false both drop the solution.
   Result<std::string> Condition(const Expr& expr, const Fragment& scope);
+  // STRSTARTS(?string_column, "prefix") as an index range on the column (translate_expr.cpp).
+  std::optional<std::string> PrefixRange(const Expr& expr, const Fragment& scope) const;
 
   std::string BindValue(schema::SqlValue value);
   std::string BindParameter(const std::string& name, bool as_resource, ontology::ValueType type);
