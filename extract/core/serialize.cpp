@@ -136,7 +136,10 @@ std::string ToSparqlUpdate(const FileResult& result) {
   out += "} WHERE {";
   if (onto_stored) AppendFileExists(result, out);
   out += onto_stored ? " }\n" : "}\n";
-  return UsedPrefixes(out) + out;
+  // In front of the body in its own buffer (reserved with room for it): no second copy of the
+  // text.
+  out.insert(0, UsedPrefixes(out));
+  return out;
 }
 
 std::string ToTurtle(const FileResult& result) {

@@ -39,6 +39,10 @@ std::string ClearFailure(std::string_view file_iri) {
       file_iri, kExtractionFailure, kFailedExtractor);
 }
 
+void AppendClearFailure(std::string& update, std::string_view file_iri) {
+  update.append(" ;\n").append(ClearFailure(file_iri));
+}
+
 std::string LookupQuery(const std::vector<std::string>& urls) {
   std::string text(kPrefixes);
   text += "SELECT ?u ?r ?m WHERE { VALUES ?u {";

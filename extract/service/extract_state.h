@@ -42,6 +42,9 @@ Result<int64_t> ParseMtime(std::string_view lexical);
 // DELETE ... WHERE, which the store translates and runs as a query, so they are written only
 // when the file may carry a failure (`clear_failure` below).
 std::string ClearFailure(std::string_view file_iri);
+// `update` followed by ClearFailure's operations (after the file's own, which never touch the
+// failure).
+void AppendClearFailure(std::string& update, std::string_view file_iri);
 
 // What a successful extraction records on the file resource: qxo:extractedMtime, the mtime
 // extracted. It goes into FileResult::file_state, so the worker's ToSparqlUpdate writes it in the

@@ -143,7 +143,7 @@ void ExtractorService::Finish(const Job& job, Outcome outcome) {
       // The worker's text already records the mtime extracted (its file template); moved, so
       // a result waiting for the store holds its text once.
       written.update = std::move(result.text);
-      if (clear_failure) written.update.append(" ;\n").append(ClearFailure(job.file_iri));
+      if (clear_failure) AppendClearFailure(written.update, job.file_iri);
       std::string().swap(result.text);
       break;
     }
@@ -278,7 +278,7 @@ void ExtractorService::ClearFailuresWritten(std::vector<Written>& batch) {
   for (Written& written : batch) {
     if (!written.clears_failure && failures_written_.contains(written.job.file_iri)) {
       const size_t before = written.update.size();
-      written.update.append(" ;\n").append(ClearFailure(written.job.file_iri));
+      AppendClearFailure(written.update, written.job.file_iri);
       written.clears_failure = true;
       const std::lock_guard lock(mutex_);
       unwritten_bytes_ += written.update.size() - before;

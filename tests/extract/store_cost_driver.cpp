@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::filesystem::path db = argv[1];
-  const std::vector<Extracted> extracted =
+  std::vector<Extracted> extracted =
       ExtractAll(FilesUnder(std::vector<std::string>(argv + 2, argv + argc)));
   std::filesystem::remove_all(db);
   const std::string profile =
@@ -139,10 +139,9 @@ int main(int argc, char** argv) {
     batch.clear();
     return done;
   };
-  for (const Extracted& one : extracted) {
-    quarry::extract::FileResult result = one.result;
-    result.file_state = quarry::extract::service::SuccessState(one.mtime_us);
-    batch.push_back(quarry::extract::ToSparqlUpdate(result));
+  for (Extracted& one : extracted) {
+    one.result.file_state = quarry::extract::service::SuccessState(one.mtime_us);
+    batch.push_back(quarry::extract::ToSparqlUpdate(one.result));
     if (batch.size() == write_batch) {
       if (auto done = flush(); !done) return Fail(done.error());
     }

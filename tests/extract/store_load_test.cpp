@@ -158,7 +158,7 @@ constexpr int64_t kMtime = 1'700'000'000'000'000;
 std::string ServiceUpdate(FileResult result, bool clear_failure = false) {
   result.file_state = service::SuccessState(kMtime);
   std::string update = ToSparqlUpdate(result);
-  if (clear_failure) update += " ;\n" + service::ClearFailure(FileIri(result));
+  if (clear_failure) service::AppendClearFailure(update, FileIri(result));
   return update;
 }
 
