@@ -112,7 +112,9 @@ Result<SqlExpr> Translator::TermExpr(const Term& term, const Fragment& scope) {
       return TermValue(found->second);  // an open-mode MIN/MAX/SAMPLE is a term ID
     }
     if (const auto found = scope.vars.find(variable->name); found != scope.vars.end()) {
-      return TermValue(found->second);
+      SqlExpr value = TermValue(found->second);
+      value.table_column = false;  // what an expression makes of it is no longer the column
+      return value;
     }
     return SqlExpr{"NULL", Kind::kDynamic};  // unbound: an error in SPARQL, NULL here
   }
@@ -203,22 +205,6 @@ Result<SqlExpr> Translator::Compare(BinaryOp op, const Expr& left, const Expr& r
                  ValueType::kBoolean, aggregate};
 }
 
-namespace {
-
-// A class table's own column as the translator names it: alias."column".
-bool IsColumnReference(std::string_view sql) {
-  const size_t dot = sql.find('.');
-  if (dot == 0 || dot == std::string_view::npos || sql.size() < dot + 3) return false;
-  for (const char c : sql.substr(0, dot)) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  }
-  const std::string_view column = sql.substr(dot + 1);
-  return column.front() == '"' && column.back() == '"' &&
-         column.substr(1, column.size() - 2).find('"') == std::string_view::npos;
-}
-
-}  // namespace
-
 // FILTER (STRSTARTS(?v, "prefix")) with ?v an xsd:string column: the strings with that prefix
 // are exactly those in [prefix, prefix with its last byte + 1) under SQLite's BINARY collation
 // (every class table column's), a range the column's index answers, where the function alone
@@ -238,7 +224,7 @@ std::optional<std::string> Translator::PrefixRange(const Expr& expr, const Fragm
   }
   const auto found = scope.vars.find(variable->name);
   if (found == scope.vars.end() || found->second.kind != Kind::kLiteral ||
-      found->second.type != ValueType::kString || !IsColumnReference(found->second.sql)) {
+      found->second.type != ValueType::kString || !found->second.table_column) {
     return std::nullopt;
   }
   const unsigned char last = static_cast<unsigned char>(prefix->lexical.back());

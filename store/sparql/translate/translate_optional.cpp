@@ -65,7 +65,9 @@ bool Translator::OptionalFromJoinedRow(Fragment& fragment, const GroupGraphPatte
   if (column.empty()) return false;
   const Kind kind =
       property->type == ontology::ValueType::kResource ? Kind::kResource : Kind::kLiteral;
-  fragment.vars.emplace(object->name, SqlExpr{std::move(column), kind, property->type});
+  SqlExpr value{std::move(column), kind, property->type};
+  value.table_column = true;
+  fragment.vars.emplace(object->name, std::move(value));
   fragment.var_order.push_back(object->name);
   fragment.nullable.insert(object->name);
   return true;

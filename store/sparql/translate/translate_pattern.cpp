@@ -96,10 +96,11 @@ std::string Translator::UriOf(const std::string& id_sql) {
 }
 
 Result<void> Translator::BindTerm(Fragment& fragment, const Term& term, const std::string& sql,
-                                  Kind kind, ontology::ValueType type) {
+                                  Kind kind, ontology::ValueType type, bool table_column) {
   const std::string key = VariableKey(term);
   if (!key.empty()) {
-    const SqlExpr value{sql, kind, type};
+    SqlExpr value{sql, kind, type};
+    value.table_column = table_column;
     if (const auto found = fragment.vars.find(key); found != fragment.vars.end()) {
       if (fragment.nullable.count(key) && kind != Kind::kDynamic) {
         // Bound only by an OPTIONAL or BIND so far: an unbound value is compatible with this
@@ -271,7 +272,8 @@ Result<void> Translator::AddTriple(Fragment& fragment, const TriplePattern& trip
   }
   const std::string value = fmt::format("{}.{}", alias, column);
   fragment.conditions.push_back(value + " IS NOT NULL");
-  QUARRY_TRY(BindTerm(fragment, triple.object, value, KindOf(*property), property->type));
+  QUARRY_TRY(BindTerm(fragment, triple.object, value, KindOf(*property), property->type,
+                      /*table_column=*/true));
   return BindGraph(fragment, fmt::format("{}.{}", alias, Quote(storage.graph_column)), graph);
 }
 

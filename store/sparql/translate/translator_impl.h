@@ -39,6 +39,9 @@ struct SqlExpr {
   // kind cannot say it, e.g. COALESCE of a quad-table term and a typed constant; projected as a
   // kTerm column so the datatype survives (§17.4.1.4: COALESCE returns its argument's term).
   std::string output = {};
+  // A class table's own column (alias."column", BINARY collation), not an expression over one:
+  // a range condition on it is one its index can answer (Translator::PrefixRange).
+  bool table_column = false;
 };
 
 struct GraphContext {
@@ -170,7 +173,7 @@ class Translator {
   Result<void> AddTypeTriple(Fragment& fragment, const TriplePattern& triple,
                              const GraphContext& graph);
   Result<void> BindTerm(Fragment& fragment, const Term& term, const std::string& sql, Kind kind,
-                        ontology::ValueType type);
+                        ontology::ValueType type, bool table_column = false);
   Result<void> BindGraph(Fragment& fragment, const std::string& graph_column,
                          const GraphContext& graph);
   std::string AliasFor(Fragment& fragment, const Term& subject, const std::string& table,

@@ -51,6 +51,19 @@ TEST_CASE("STRSTARTS on a string column: an index range, the function's answers"
   const std::string plan = Explain(store, query("?t", "abc"));
   INFO(plan);
   CHECK(plan.find("ex:Song_ex:title (ex:title>? AND ex:title<?)") != std::string::npos);
+  // The flag travels with the binding, not with the SQL's shape: a column read through an
+  // OPTIONAL on the joined row is one too; BIND's copy and a sub-select's output are not.
+  const std::string optional =
+      "SELECT ?s WHERE { ?s a ex:Song OPTIONAL { ?s ex:title ?t } FILTER (STRSTARTS(?t, \"ab\")) } ORDER BY ?s";
+  CHECK(Sql(store, optional).find(">=") != std::string::npos);
+  CHECK(store.Rows(kPrefixes + optional) == store.Rows(kPrefixes + query("?t", "ab")));
+  for (const std::string not_column :
+       {"SELECT ?s WHERE { ?s a ex:Song ; ex:title ?t BIND (?t AS ?u) FILTER (STRSTARTS(?u, \"ab\")) } ORDER BY ?s",
+        "SELECT ?s WHERE { { SELECT ?s ?t { ?s a ex:Song ; ex:title ?t } } FILTER (STRSTARTS(?t, \"ab\")) } ORDER BY ?s"}) {
+    INFO(not_column);
+    CHECK(Sql(store, not_column).find(">=") == std::string::npos);
+    CHECK(store.Rows(kPrefixes + not_column) == store.Rows(kPrefixes + query("?t", "ab")));
+  }
   // A language-tagged or typed prefix, or a non-string column, keeps the function alone.
   CHECK(Sql(store, "SELECT ?s WHERE { ?s ex:title ?t FILTER (STRSTARTS(?t, \"ab\"@en)) }")
             .find(">=") == std::string::npos);
