@@ -29,13 +29,6 @@ ValueKind KindOfType(ValueType type) {
   return ValueKind::kString;
 }
 
-// Lang-tagged strings are BLOBs; read them as blobs so SQLite never converts the column (a
-// conversion would change what ColumnType() reports).
-std::string_view BlobText(const Statement& statement, int column) {
-  const auto bytes = statement.ColumnBlob(column);
-  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-}
-
 std::string Xsd(std::string_view local) { return std::string(ontology::iri::kXsd) + std::string(local); }
 
 // kTerm columns (quad_table.h TermOutputSql): a tag, then the IRI, "_:b<ID>", text, or
@@ -72,7 +65,8 @@ std::string_view ValueText(sqlite3_value* value, int sql_type) {
   return {text, static_cast<size_t>(sqlite3_value_bytes(value))};
 }
 
-// A language-tagged string's BLOB: `text NUL lang`.
+// A language-tagged string's BLOB: `text NUL lang`, read as a blob so SQLite never converts
+// the column (a conversion would change what ColumnType() reports).
 ValueView LangString(sqlite3_value* value) {
   const auto* blob = static_cast<const char*>(sqlite3_value_blob(value));
   if (blob == nullptr) return {ValueKind::kLangString, {}, {}};
@@ -151,38 +145,7 @@ ValueKind Cursor::Kind(int column) const {
   }
 }
 
-std::string_view Cursor::GetString(int column) {
-  const ValueKind kind = Kind(column);
-  if ((*columns_)[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
-      kind != ValueKind::kLangString) {
-    return TermLexical(statement_.ColumnText(column));
-  }
-  switch (kind) {
-    case ValueKind::kUnbound:
-      return {};
-    case ValueKind::kLangString: {
-      const std::string_view bytes = BlobText(statement_, column);
-      const size_t nul = bytes.rfind('\0');
-      return nul == std::string_view::npos ? bytes : bytes.substr(0, nul);
-    }
-    case ValueKind::kDateTime: {
-      std::string& lexical = Scratch(column);
-      DecodeDateTimeTo(statement_.ColumnText(column), lexical);
-      return lexical;
-    }
-    case ValueKind::kBoolean:
-      return GetInteger(column) ? "true" : "false";
-    case ValueKind::kInteger:
-      if (statement_.ColumnType(column) != SQLITE_INTEGER) break;
-      return Scratch(column) = std::to_string(statement_.ColumnInt64(column));
-    case ValueKind::kDouble:
-      if (statement_.ColumnType(column) != SQLITE_FLOAT && statement_.ColumnType(column) != SQLITE_INTEGER) break;
-      return Scratch(column) = fmt::format("{}", statement_.ColumnDouble(column));
-    default:
-      break;
-  }
-  return statement_.ColumnText(column);
-}
+std::string_view Cursor::GetString(int column) { return GetValue(column).text; }
 
 ValueView Cursor::GetValue(int column) {
   // One sqlite3_column_* call per value, then typed reads of the value it returns (no text
@@ -207,15 +170,17 @@ ValueView Cursor::GetValue(int column) {
     case ColumnKind::kResourceId:
       kind = ValueKind::kInteger;
       break;
-    case ColumnKind::kTerm:  // open mode's tagged terms: as the single getters read them
-      return {Kind(column), GetString(column), {}};
+    case ColumnKind::kTerm: {  // open mode's tagged terms (quad_table.h TermOutputSql)
+      const std::string_view text = ValueText(value, sql_type);
+      return {TermKind(text), TermLexical(text), {}};
+    }
     case ColumnKind::kDynamic:
       kind = sql_type == SQLITE_INTEGER ? ValueKind::kInteger
              : sql_type == SQLITE_FLOAT ? ValueKind::kDouble
                                         : ValueKind::kString;
       break;
   }
-  // The lexical forms GetString() gives, from the typed value.
+  // Lexical forms from the typed value: numbers formatted here, not converted by SQLite.
   switch (kind) {
     case ValueKind::kInteger:
       if (sql_type != SQLITE_INTEGER) break;
@@ -234,9 +199,7 @@ ValueView Cursor::GetValue(int column) {
       DecodeDateTimeTo(ValueText(value, sql_type), lexical);
       return {kind, lexical, {}};
     }
-    case ValueKind::kLangString:  // plain text in a language-tagged column
-      return {kind, GetString(column), {}};
-    default:
+    default:  // text, and plain text in a language-tagged column
       break;
   }
   return {kind, ValueText(value, sql_type), {}};
@@ -268,9 +231,7 @@ std::string Cursor::GetDatatype(int column) {
 
 std::string_view Cursor::GetLanguage(int column) {
   if (statement_.ColumnType(column) != SQLITE_BLOB) return {};
-  const std::string_view bytes = BlobText(statement_, column);
-  const size_t nul = bytes.rfind('\0');
-  return nul == std::string_view::npos ? std::string_view() : bytes.substr(nul + 1);
+  return LangString(sqlite3_column_value(statement_.handle(), column)).lang;
 }
 
 int64_t Cursor::GetInteger(int column) const {
@@ -285,8 +246,9 @@ double Cursor::GetDouble(int column) const {
 }
 
 std::optional<schema::RdfTerm> Cursor::GetTerm(int column) {
-  const ValueKind kind = Kind(column);
-  const std::string value(GetString(column));
+  const ValueView read = GetValue(column);
+  const ValueKind kind = read.kind;
+  const std::string value(read.text);
   if ((*columns_)[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
       kind != ValueKind::kLangString && kind != ValueKind::kIri && kind != ValueKind::kBlankNode) {
     std::string datatype = GetDatatype(column);
@@ -298,7 +260,7 @@ std::optional<schema::RdfTerm> Cursor::GetTerm(int column) {
     case ValueKind::kIri: return schema::RdfTerm::Iri(value);
     case ValueKind::kBlankNode: return schema::RdfTerm::Blank(value.substr(2));
     case ValueKind::kLangString:
-      return schema::RdfTerm::Literal(value, {}, std::string(GetLanguage(column)));
+      return schema::RdfTerm::Literal(value, {}, std::string(read.lang));
     case ValueKind::kInteger: return schema::RdfTerm::Literal(value, Xsd("integer"));
     case ValueKind::kDouble: return schema::RdfTerm::Literal(value, Xsd("double"));
     case ValueKind::kBoolean: return schema::RdfTerm::Literal(value, Xsd("boolean"));
