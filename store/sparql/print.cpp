@@ -3,6 +3,7 @@
 // otherwise with each non-atom child on its own indented line.
 #include <fmt/format.h>
 
+#include "store/common/sparql_quote.h"
 #include "store/sparql/parser.h"
 #include "store/sparql/sexpr.h"
 
@@ -54,33 +55,6 @@ void Render(const SExpr& expr, size_t indent, std::string& out) {
   out += ')';
 }
 
-std::string Quote(std::string_view text) {
-  std::string quoted = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        quoted += "\\\"";
-        break;
-      case '\\':
-        quoted += "\\\\";
-        break;
-      case '\n':
-        quoted += "\\n";
-        break;
-      case '\r':
-        quoted += "\\r";
-        break;
-      case '\t':
-        quoted += "\\t";
-        break;
-      default:
-        quoted += c;
-    }
-  }
-  quoted += '"';
-  return quoted;
-}
-
 std::string IriText(std::string_view iri) { return fmt::format("<{}>", iri); }
 
 std::string TermText(const Term& term) {
@@ -90,7 +64,7 @@ std::string TermText(const Term& term) {
     std::string operator()(const BlankNode& node) const { return "_:" + node.label; }
     std::string operator()(const Parameter& p) const { return "~" + p.name; }
     std::string operator()(const Literal& literal) const {
-      std::string text = Quote(literal.lexical);
+      std::string text = SparqlString(literal.lexical);
       if (!literal.lang.empty()) return text + "@" + literal.lang;
       if (literal.datatype_iri == kXsdString) return text;
       const std::string_view datatype = literal.datatype_iri;
@@ -180,7 +154,7 @@ SExpr ExprExpr(const Expr& expr) {
       list.items.push_back(aggregate.arg ? ExprExpr(*aggregate.arg) : Atom("*"));
       if (aggregate.separator) {
         SExpr separator = List("separator");
-        separator.items.push_back(Atom(Quote(*aggregate.separator)));
+        separator.items.push_back(Atom(SparqlString(*aggregate.separator)));
         list.items.push_back(std::move(separator));
       }
       return list;
