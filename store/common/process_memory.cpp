@@ -32,8 +32,9 @@ bool ParseInt(std::string_view text, int minimum, int* value) {
 
 }  // namespace
 
-MallocSettings ParseMallocSettings(const char* text, std::string* warning) {
-  MallocSettings settings;
+MallocSettings ParseMallocSettings(const char* text, std::string* warning,
+                                   MallocSettings defaults) {
+  MallocSettings settings = defaults;
   if (text == nullptr || *text == '\0') return settings;
   std::string_view rest(text);
   if (rest == "glibc") {
@@ -65,9 +66,10 @@ MallocSettings ParseMallocSettings(const char* text, std::string* warning) {
   return settings;
 }
 
-MallocSettings ConfigureMalloc(const char* process_name) {
+MallocSettings ConfigureMalloc(const char* process_name, MallocSettings defaults) {
   std::string warning;
-  const MallocSettings settings = ParseMallocSettings(std::getenv("QUARRY_MALLOC"), &warning);
+  const MallocSettings settings =
+      ParseMallocSettings(std::getenv("QUARRY_MALLOC"), &warning, defaults);
   if (!warning.empty()) fmt::print(stderr, "{}: {}\n", process_name, warning);
   if (settings.apply) {
     mallopt(M_ARENA_MAX, settings.arena_max);

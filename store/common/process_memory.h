@@ -5,7 +5,9 @@
 // glibc gives every thread that allocates its own arena (up to 8 per core) and keeps freed
 // memory in each: quarry-extract's dispatcher, which holds little, showed 26 MiB Rss while
 // indexing 20,000 files. ConfigureMalloc() is called first thing in main (before any thread
-// starts) and sets one arena (no cost in time to idle). The trim and mmap thresholds stay
+// starts) and sets one arena (no cost in time to idle), two for quarry-store: its reader,
+// writer and peer threads contended for one (a no-change restart of 20,001 files: store
+// 0.065-0.070 → 0.050 CPU-s, restart 0.132-0.135 → 0.113-0.119 s, issue 5, session 26). The trim and mmap thresholds stay
 // glibc's (dynamic): fixing them at 128 KiB gave another ~15 MiB of Rss over all processes
 // but cost 9 CPU-s (+35%) and 5 s of time to idle at 20,000 files (mmap/munmap and page
 // faults for every large block); QUARRY_MALLOC can still set them, to measure. (With those
@@ -37,12 +39,15 @@ struct MallocSettings {
 // glibc's own (and no trimmer), or comma-separated `arena_max=N`, `trim_threshold=BYTES`,
 // `mmap_threshold=BYTES`, `trim_interval_ms=N` over the defaults. `warning` gets a message for
 // anything not understood (which is ignored).
-MallocSettings ParseMallocSettings(const char* text, std::string* warning = nullptr);
+// `defaults`: the process's own starting point (quarry-store's two arenas), which QUARRY_MALLOC
+// overrides item by item.
+MallocSettings ParseMallocSettings(const char* text, std::string* warning = nullptr,
+                                   MallocSettings defaults = {});
 
 // mallopt()s the settings of QUARRY_MALLOC (a warning on stderr for a bad value), starts the
 // heap trimmer (not under AddressSanitizer, whose malloc is not glibc's) and returns them.
 // Call before the process starts threads.
-MallocSettings ConfigureMalloc(const char* process_name);
+MallocSettings ConfigureMalloc(const char* process_name, MallocSettings defaults = {});
 
 // The process's resident size in bytes (/proc/self/statm), 0 if unreadable. Allocates nothing.
 size_t ResidentBytes();

@@ -11,7 +11,8 @@
 #include "store/ipc/store_service.h"
 
 int main(int argc, char** argv) {
-  quarry::ConfigureMalloc("quarry-store");  // before any thread (process_memory.h)
+  // Before any thread; two arenas for the store's threads (process_memory.h).
+  quarry::ConfigureMalloc("quarry-store", quarry::MallocSettings{.arena_max = 2});
   CLI::App app{"quarry-store: the Quarry store service (D-Bus name org.quarry.Store1)"};
   quarry::ipc::DaemonOptions options;
   std::string database = quarry::ipc::DefaultDatabaseDir();

@@ -38,6 +38,12 @@ TEST_CASE("ParseMallocSettings: defaults, glibc, overrides and bad items") {
   CHECK(defaults.mmap_threshold == -1);
   CHECK(ParseMallocSettings(nullptr) == defaults);
   CHECK(ParseMallocSettings("") == defaults);
+  // A process's own defaults (quarry-store: two arenas), overridden item by item.
+  const MallocSettings two_arenas{.arena_max = 2};
+  CHECK(ParseMallocSettings(nullptr, nullptr, two_arenas) == two_arenas);
+  CHECK(ParseMallocSettings("trim_interval_ms=5", nullptr, two_arenas).arena_max == 2);
+  CHECK(ParseMallocSettings("arena_max=3", nullptr, two_arenas).arena_max == 3);
+  CHECK_FALSE(ParseMallocSettings("glibc", nullptr, two_arenas).apply);
   CHECK_FALSE(ParseMallocSettings("glibc").apply);
 
   std::string warning;
@@ -118,6 +124,7 @@ TEST_CASE("ConfigureMalloc applies QUARRY_MALLOC and leaves glibc alone for glib
   CHECK_FALSE(ConfigureMalloc("process_memory_test").apply);
   REQUIRE(::unsetenv("QUARRY_MALLOC") == 0);
   CHECK(ConfigureMalloc("process_memory_test") == MallocSettings{});
+  CHECK(ConfigureMalloc("process_memory_test", MallocSettings{.arena_max = 2}).arena_max == 2);
 }
 
 // 32 MiB of small blocks, touched, then freed below a block still in use: free memory inside
