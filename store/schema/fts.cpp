@@ -3,17 +3,25 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "store/schema/names.h"
 
 namespace quarry::schema {
 namespace {
 
-constexpr int kFtsAutomerge = 0;  // FtsMergeSettingsSql
-// FTS5 keeps a transaction's terms in memory up to this many bytes (its default 1 MiB), then
-// writes them as a segment: room for a write batch of text files (128,
-// extract/service/extractor_workers.cpp) before COMMIT (FtsMergeSettingsSql, issue 5).
-constexpr int kFtsHashsize = 4 << 20;
+struct FtsSetting {
+  const char* key;
+  int value;
+};
+// FtsMergeSettingsSql writes them, FtsLacksMergeSettingsSql checks them (fts.h).
+constexpr FtsSetting kFtsSettings[] = {
+    {"automerge", 0},
+    // FTS5 keeps a transaction's terms in memory up to this many bytes (its default 1 MiB),
+    // then writes them as a segment: room for a write batch of text files (128,
+    // extract/service/extractor_workers.cpp) before COMMIT (issue 5).
+    {"hashsize", 4 << 20},
+};
 
 std::string ColumnList(const std::vector<const ontology::Property*>& properties,
                        std::string_view prefix) {
@@ -73,18 +81,24 @@ std::vector<std::string> CreateFtsSql(const ontology::Ontology& ontology) {
 }
 
 std::vector<std::string> FtsMergeSettingsSql() {
-  return {
-      fmt::format("INSERT INTO {0}({0}, rank) VALUES ('automerge', {1})", kFtsTable, kFtsAutomerge),
-      fmt::format("INSERT INTO {0}({0}, rank) VALUES ('hashsize', {1})", kFtsTable, kFtsHashsize)};
+  std::vector<std::string> statements;
+  for (const FtsSetting& setting : kFtsSettings) {
+    statements.push_back(fmt::format("INSERT INTO {0}({0}, rank) VALUES ('{1}', {2})", kFtsTable,
+                                     setting.key, setting.value));
+  }
+  return statements;
 }
 
 std::string FtsConfigTable() { return std::string(kFtsTable) + "_config"; }
 
 std::string FtsLacksMergeSettingsSql() {
-  return fmt::format(
-      "SELECT 1 WHERE (SELECT count(*) FROM {0} WHERE (k = 'automerge' AND v = {1}) OR "
-      "(k = 'hashsize' AND v = {2})) < 2",
-      Quote(FtsConfigTable()), kFtsAutomerge, kFtsHashsize);
+  std::string matches;
+  for (const FtsSetting& setting : kFtsSettings) {
+    matches += fmt::format("{}(k = '{}' AND v = {})", matches.empty() ? "" : " OR ", setting.key,
+                           setting.value);
+  }
+  return fmt::format("SELECT 1 WHERE (SELECT count(*) FROM {} WHERE {}) < {}",
+                     Quote(FtsConfigTable()), matches, std::size(kFtsSettings));
 }
 
 std::string FtsMergeStepSql(int pages) {

@@ -1,7 +1,6 @@
 // Expressions: FILTER conditions, BIND and SELECT expressions, ORDER BY keys.
 #include <fmt/format.h>
 
-#include <cctype>
 #include <optional>
 
 #include "store/common/sql_quote.h"
