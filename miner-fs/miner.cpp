@@ -62,16 +62,21 @@ Miner::Miner(MinerOptions options, IndexStore& store, FileSystem& file_system,
       coalescer_(options_.config.quiet_period),
       wake_fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
   rules_ = std::make_unique<IgnoreRules>(options_.config);
-  crawler_ = std::make_unique<Crawler>(file_system_, store_, batcher_, *rules_, mime_,
-                                       options_.ahead_store);
-  crawler_->SetFolderListener([this](const std::string& path, const std::string& iri, bool recursive) {
-    OnFolder(path, iri, recursive);
-  });
+  MakeCrawler();
   monitor_.SetMaxWatches(static_cast<size_t>(options_.config.max_watches));
   status_.SetResumeWaker([this] { Wake(); });
 }
 
 Miner::~Miner() { status_.SetResumeWaker(nullptr); }
+
+void Miner::MakeCrawler() {
+  crawler_.reset();
+  crawler_ = std::make_unique<Crawler>(file_system_, store_, batcher_, *rules_, mime_,
+                                       options_.ahead_store);
+  crawler_->SetFolderListener([this](const std::string& path, const std::string& iri, bool recursive) {
+    OnFolder(path, iri, recursive);
+  });
+}
 
 void Miner::Wake() {
   const uint64_t one = 1;

@@ -91,6 +91,8 @@ class Miner {
   Result<void> Reload();
   void OnFolder(const std::string& path, const std::string& iri, bool recursive);
   void StartFullCrawl();
+  // A crawler for rules_ (the old one is gone first: its threads let go of the ahead store).
+  void MakeCrawler();
   void ReadMonitor();
   void PublishStatus();
   void HandOffExtraction();

@@ -65,10 +65,7 @@ Result<void> Miner::Reload() {
   QUARRY_TRY(batcher_.Flush());
   options_.config = std::move(loaded->config);
   rules_ = std::make_unique<IgnoreRules>(options_.config);
-  crawler_ = std::make_unique<Crawler>(file_system_, store_, batcher_, *rules_, mime_);
-  crawler_->SetFolderListener([this](const std::string& path, const std::string& iri, bool recursive) {
-    OnFolder(path, iri, recursive);
-  });
+  MakeCrawler();
   LogInfo("configuration reloaded");
   StartFullCrawl();
   return Ok();

@@ -9,8 +9,10 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <mutex>
 #include <thread>
@@ -75,18 +77,46 @@ class LockedStore final : public IndexStore {
   CountingStore counting_;
 };
 
+// The crawler's second connection, as the miner's own store seen through it: counts the
+// queries that reach it (from the crawler's asking thread).
+class AheadStore final : public IndexStore {
+ public:
+  explicit AheadStore(IndexStore& inner) : inner_(inner) {}
+  Result<std::unordered_map<std::string, KnownChildren>> Children(
+      const std::vector<std::string>& folder_iris) override {
+    ++asked_;
+    return inner_.Children(folder_iris);
+  }
+  Result<std::unordered_map<std::string, KnownChildren>> ChildrenToCompare(
+      const std::vector<std::string>& folder_iris) override {
+    ++asked_;
+    return inner_.ChildrenToCompare(folder_iris);
+  }
+  Result<std::optional<KnownChild>> Lookup(const std::string& uri) override { return inner_.Lookup(uri); }
+  Result<void> Apply(const std::vector<std::string>& updates) override { return inner_.Apply(updates); }
+  Result<void> Ping() override { return inner_.Ping(); }
+  int asked() const { return asked_; }
+
+ private:
+  IndexStore& inner_;
+  std::atomic<int> asked_{0};
+};
+
 struct MinerRun {
-  // `ask_ahead`: the crawler asks known children on its own thread, through the same store.
+  // `ask_ahead`: the crawler asks known children on its own thread, through `ahead` (the same
+  // store, its queries counted). `adjust`: last changes to the options before the miner is made.
   explicit MinerRun(const std::filesystem::path& root,
-                    std::chrono::milliseconds idle_wait = std::chrono::minutes(1), bool ask_ahead = false)
+                    std::chrono::milliseconds idle_wait = std::chrono::minutes(1), bool ask_ahead = false,
+                    const std::function<void(MinerOptions&)>& adjust = {})
       : store(embedded) {
     MinerOptions options;
     options.idle_wait = idle_wait;
-    if (ask_ahead) options.ahead_store = &store;
+    if (ask_ahead) options.ahead_store = &ahead;
     options.config = DefaultConfig(UserDirs{"/nonexistent", {}});
     options.config.roots = {{root, true}};
     options.config.pause_on_battery = false;
     options.config.cpu_percent = 100;
+    if (adjust) adjust(options);
     auto created = Miner::Create(std::move(options), store, file_system, extraction, status);
     REQUIRE_MESSAGE(created.ok(), (created ? std::string() : created.error().ToString()));
     miner = std::move(*created);
@@ -130,6 +160,7 @@ struct MinerRun {
 
   EmbeddedStore embedded;
   LockedStore store;
+  AheadStore ahead{store};
   PosixFileSystem file_system;
   PendingExtraction extraction;
   MinerStatus status;
@@ -292,6 +323,37 @@ TEST_CASE("MinerStatus: the resume waker runs when the last pause is released, a
   status.SetResumeWaker(nullptr);
   REQUIRE(status.Resume(status.Pause("c", "three")).ok());
   CHECK(wakes == 1);
+}
+
+// A reloaded configuration makes a new crawler; it kept the miner's store but dropped the
+// second connection, so every crawl after a reload waited for each folder's known children on
+// the miner's own thread.
+TEST_CASE("Miner: after a configuration reload the crawl still asks ahead on the second connection") {
+  quarry::testing::TempDir dir;
+  const std::filesystem::path root = dir.path() / "root";
+  for (const char* name : {"a/x.txt", "b/y.txt", "c/d/z.txt"}) {
+    std::filesystem::create_directories((root / name).parent_path());
+    WriteFile(root / name, name);
+  }
+  const std::filesystem::path config_file = dir.path() / "quarry.toml";
+  WriteFile(config_file, fmt::format("[index]\nrecursive_folders = [{}]\nsingle_folders = []\n",
+                                     SparqlString(root.string())));
+  MinerRun run(root, std::chrono::minutes(1), /*ask_ahead=*/true, [&](MinerOptions& options) {
+    options.config_file = config_file;
+    options.config.roots = {{root, true}};
+  });
+  run.WaitForIdle();
+  run.WaitForCount(FileUri(root.string()) + "/", 7);  // 3 files, 4 folders
+  const int asked_before = run.ahead.asked();
+  run.miner->RequestReload();
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (run.ahead.asked() == asked_before && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(10ms);
+  }
+  // The reload's full crawl asks for the known folders' children (root, a, b, c, c/d).
+  CHECK(run.ahead.asked() > asked_before);
+  run.WaitForIdle();
+  CHECK(run.store.Value(MinerRun::CountSparql(FileUri(root.string()) + "/")) == "7");
 }
 
 }  // namespace
