@@ -7,7 +7,9 @@
 // indexing 20,000 files. ConfigureMalloc() is called first thing in main (before any thread
 // starts) and sets one arena (no cost in time to idle), two for quarry-store: its reader,
 // writer and peer threads contended for one (a no-change restart of 20,001 files: store
-// 0.065-0.070 → 0.050 CPU-s, restart 0.132-0.135 → 0.113-0.119 s, issue 5, session 26). The trim and mmap thresholds stay
+// 0.065-0.070 → 0.050 CPU-s, restart 0.132-0.135 → 0.113-0.119 s, issue 5, session 26), and
+// two for quarry-miner-fs: its crawl and the thread asking the store ahead (miner 0.080 →
+// 0.070 CPU-s, restart 0.101-0.103 → 0.095-0.097 s, session 27). The trim and mmap thresholds stay
 // glibc's (dynamic): fixing them at 128 KiB gave another ~15 MiB of Rss over all processes
 // but cost 9 CPU-s (+35%) and 5 s of time to idle at 20,000 files (mmap/munmap and page
 // faults for every large block); QUARRY_MALLOC can still set them, to measure. (With those
