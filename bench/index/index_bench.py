@@ -32,7 +32,7 @@ SAMPLE_S = 0.05       # process accounting samples
 IDLE_POLL_S = 0.02    # initial-index idle checks (of the Progress signals seen: no bus call)
 EXTRACT_POLL_S = 0.1  # quarry-extract has no Progress signal: its GetStatus, once the miner is Idle
 IDLE_HOLD_S = 1.0     # ... idle must hold this long (reported at its start)
-RESTARTS = 5
+RESTARTS = 9
 
 
 def read_stat(pid):
@@ -560,11 +560,14 @@ def measure(system, corpus, accounting, timeout):
     restarts = []
     for _ in range(RESTARTS):
         time.sleep(0.5)
+        # `find` over the same tree just before each restart: the guest's speed drifts by a
+        # quarter within minutes, so a ratio against `find` timed at another moment was noise.
+        find_s = find_once(corpus)
         accounting.reset()
         since = time.monotonic()
         system.start_miner()
         idle_at = system.bus.wait_progress(system.MINER_PATH, "Idle", since, timeout)
-        restarts.append({"s": idle_at - since, "miner_cpu_s": 0.0})
+        restarts.append({"s": idle_at - since, "miner_cpu_s": 0.0, "find_s": find_s})
         # Nothing may be left for the extractor either.
         wait_idle(system.idle, time.monotonic(), timeout)
         snapshot = accounting.snapshot()
@@ -573,6 +576,7 @@ def measure(system, corpus, accounting, timeout):
         system.stop_miner()
     row["restarts"] = restarts
     row["restart_s"] = statistics.median(r["s"] for r in restarts)
+    row["find_s"] = statistics.median(r["find_s"] for r in restarts)
     row["load_after"] = os.getloadavg()
     return row
 
@@ -601,13 +605,12 @@ def set_page_cache(corpus, mode):
                 os.close(fd)
 
 
-def find_seconds(corpus):
-    runs = []
-    for _ in range(5):
-        start = time.monotonic()
-        subprocess.run(["find", corpus, "-printf", "%T@ %p\\n"], stdout=subprocess.DEVNULL, check=True)
-        runs.append(time.monotonic() - start)
-    return statistics.median(runs)
+def find_once(corpus):
+    """Seconds of one `find CORPUS -printf '%T@ %p\\n'` (output discarded): the physical limit
+    a no-change restart is compared with."""
+    start = time.monotonic()
+    subprocess.run(["find", corpus, "-printf", "%T@ %p\\n"], stdout=subprocess.DEVNULL, check=True)
+    return time.monotonic() - start
 
 
 def table(rows, files):
@@ -653,7 +656,7 @@ def table(rows, files):
             lines.append(f"| {system}: {name}{count} CPU s / peak RSS (anon / file-backed) | "
                          f"{p['cpu_s']:.1f} s / {p['peak_rss_mib']:.0f} MiB{split} | | |")
     find_s = (quarry or tracker)["find_s"]
-    lines.append(f"| `find DIR -printf '%T@ %p\\n'` (median of 5) | {find_s:.3f} s | | "
+    lines.append(f"| `find DIR -printf '%T@ %p\\n'` (median of {RESTARTS}, one before each Quarry restart) | {find_s:.3f} s | | "
                  + (f"Quarry restart / find: {quarry['restart_s'] / find_s:.1f}x |" if quarry else "|"))
     for system, row in (("quarry", quarry), ("tracker", tracker)):
         if row:
@@ -696,7 +699,6 @@ def main():
                 row = measure(system, corpus, accounting, args.timeout)
             finally:
                 system.close()
-            row["find_s"] = find_seconds(corpus)
             row["files"] = files
             row["page_cache"] = args.page_cache
             with open(os.path.join(args.work, f"{name}.json"), "w") as out:

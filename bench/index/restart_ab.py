@@ -4,7 +4,8 @@ store (README.md "Restart A/B"). Starts the services of BUILD as index_bench.py 
 CORPUS once with miner B, then restarts miner A and miner B in turn ROUNDS times each, timing
 from the miner's start to its Progress("Idle") signal (the store and extractor stay up), and
 prints median (min-max) and the miner's and quarry-store's CPU for each (the store's as the
-difference of its clock ticks across the restart), beside `find` over the same tree.
+difference of its clock ticks across the restart), beside `find` over the same tree, timed once
+before each restart.
 
 Usage: restart_ab.py --build BUILD --corpus CORPUS --work WORK --a MINER_A --b MINER_B [--rounds N]
 """
@@ -36,6 +37,7 @@ def store_cpu(snapshot):
 def restart(system, binary, timeout):
     system.binary = binary
     time.sleep(0.5)
+    find_s = bench.find_once(system.corpus)
     system.accounting.reset()
     store_before = store_cpu(system.accounting.snapshot())
     since = time.monotonic()
@@ -46,7 +48,7 @@ def restart(system, binary, timeout):
     miner = next((name for name in snapshot if "miner" in name), None)
     cpu = snapshot[miner][0] if miner else float("nan")
     system.stop_miner()
-    return idle_at - since, cpu, store_cpu(snapshot) - store_before
+    return idle_at - since, cpu, store_cpu(snapshot) - store_before, find_s
 
 
 def summary(values):
@@ -82,18 +84,20 @@ def main():
             results["B"].append(restart(system, args.b, args.timeout))
     finally:
         system.close()
-    find_s = bench.find_seconds(corpus)
+    finds = [f for name in results for _, _, _, f in results[name]]
+    find_s = statistics.median(finds)
     files = sum(len(names) for _, _, names in os.walk(corpus))
     print(f"| {files} files, {args.rounds} restarts each | restart s, median (min-max) | miner CPU s (median) | "
           "store CPU s (median) | restart / find |")
     print("|---|---|---|---|---|")
     for name, path in (("A", args.a), ("B", args.b)):
-        seconds = [s for s, _, _ in results[name]]
-        cpu = [c for _, c, _ in results[name]]
-        store = [c for _, _, c in results[name]]
+        seconds = [s for s, _, _, _ in results[name]]
+        cpu = [c for _, c, _, _ in results[name]]
+        store = [c for _, _, c, _ in results[name]]
         print(f"| {name}: {path} | {summary(seconds)} | {statistics.median(cpu):.3f} | "
               f"{statistics.median(store):.3f} | {statistics.median(seconds) / find_s:.2f}x |")
-    print(f"| `find DIR -printf '%T@ %p\\n'` (median of 5) | {find_s:.3f} | | | |")
+    print(f"| `find DIR -printf '%T@ %p\\n'` (median of {len(finds)}, one before each restart) | "
+          f"{summary(finds)} | | | |")
 
 
 if __name__ == "__main__":
