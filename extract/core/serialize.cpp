@@ -136,8 +136,10 @@ std::string ToSparqlUpdate(const FileResult& result) {
   out += "} WHERE {";
   if (onto_stored) AppendFileExists(result, out);
   out += onto_stored ? " }\n" : "}\n";
-  // In front of the body in its own buffer (reserved with room for it): no second copy of the
-  // text.
+  // In front of the body, inside the buffer reserved with room for it: no second allocation,
+  // one memmove of the body by the prologue's length (~0.1 ms for a megabyte of extracted text,
+  // against the milliseconds its extraction took; writing the prologue first would need the
+  // used prefixes known before the body is written).
   out.insert(0, UsedPrefixes(out));
   return out;
 }
