@@ -9,7 +9,6 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -77,31 +76,6 @@ class LockedStore final : public IndexStore {
   CountingStore counting_;
 };
 
-// The crawler's second connection, as the miner's own store seen through it: counts the
-// queries that reach it (from the crawler's asking thread).
-class AheadStore final : public IndexStore {
- public:
-  explicit AheadStore(IndexStore& inner) : inner_(inner) {}
-  Result<std::unordered_map<std::string, KnownChildren>> Children(
-      const std::vector<std::string>& folder_iris) override {
-    ++asked_;
-    return inner_.Children(folder_iris);
-  }
-  Result<std::unordered_map<std::string, KnownChildren>> ChildrenToCompare(
-      const std::vector<std::string>& folder_iris) override {
-    ++asked_;
-    return inner_.ChildrenToCompare(folder_iris);
-  }
-  Result<std::optional<KnownChild>> Lookup(const std::string& uri) override { return inner_.Lookup(uri); }
-  Result<void> Apply(const std::vector<std::string>& updates) override { return inner_.Apply(updates); }
-  Result<void> Ping() override { return inner_.Ping(); }
-  int asked() const { return asked_; }
-
- private:
-  IndexStore& inner_;
-  std::atomic<int> asked_{0};
-};
-
 struct MinerRun {
   // `ask_ahead`: the crawler asks known children on its own thread, through `ahead` (the same
   // store, its queries counted). `adjust`: last changes to the options before the miner is made.
@@ -160,7 +134,7 @@ struct MinerRun {
 
   EmbeddedStore embedded;
   LockedStore store;
-  AheadStore ahead{store};
+  CountingStore ahead{store};  // the crawler's second connection (`ask_ahead`)
   PosixFileSystem file_system;
   PendingExtraction extraction;
   MinerStatus status;
@@ -338,20 +312,18 @@ TEST_CASE("Miner: after a configuration reload the crawl still asks ahead on the
   const std::filesystem::path config_file = dir.path() / "quarry.toml";
   WriteFile(config_file, fmt::format("[index]\nrecursive_folders = [{}]\nsingle_folders = []\n",
                                      SparqlString(root.string())));
-  MinerRun run(root, std::chrono::minutes(1), /*ask_ahead=*/true, [&](MinerOptions& options) {
-    options.config_file = config_file;
-    options.config.roots = {{root, true}};
-  });
+  MinerRun run(root, std::chrono::minutes(1), /*ask_ahead=*/true,
+               [&](MinerOptions& options) { options.config_file = config_file; });
   run.WaitForIdle();
   run.WaitForCount(FileUri(root.string()) + "/", 7);  // 3 files, 4 folders
-  const int asked_before = run.ahead.asked();
+  const int asked_before = run.ahead.children_queries;
   run.miner->RequestReload();
   const auto deadline = std::chrono::steady_clock::now() + 30s;
-  while (run.ahead.asked() == asked_before && std::chrono::steady_clock::now() < deadline) {
+  while (run.ahead.children_queries == asked_before && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(10ms);
   }
   // The reload's full crawl asks for the known folders' children (root, a, b, c, c/d).
-  CHECK(run.ahead.asked() > asked_before);
+  CHECK(run.ahead.children_queries.load() > asked_before);
   run.WaitForIdle();
   CHECK(run.store.Value(MinerRun::CountSparql(FileUri(root.string()) + "/")) == "7");
 }

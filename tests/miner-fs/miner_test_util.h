@@ -8,6 +8,7 @@
 #include <sys/time.h>
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -17,7 +18,8 @@
 
 namespace quarry::miner::testing {
 
-// Counts what goes through to the real store.
+// Counts what goes through to the real store. The counters are atomic: a miner's asking thread
+// may call while the test reads them.
 class CountingStore final : public IndexStore {
  public:
   explicit CountingStore(IndexStore& inner) : inner_(inner) {}
@@ -26,14 +28,14 @@ class CountingStore final : public IndexStore {
     ++children_queries;
     ++iri_queries;
     children_folders += folder_iris.size();
-    most_folders = std::max(most_folders, folder_iris.size());
+    most_folders = std::max(most_folders.load(), folder_iris.size());
     return inner_.Children(folder_iris);
   }
   Result<std::unordered_map<std::string, KnownChildren>> ChildrenToCompare(
       const std::vector<std::string>& folder_iris) override {
     ++children_queries;
     children_folders += folder_iris.size();
-    most_folders = std::max(most_folders, folder_iris.size());
+    most_folders = std::max(most_folders.load(), folder_iris.size());
     return inner_.ChildrenToCompare(folder_iris);
   }
   Result<std::optional<KnownChild>> Lookup(const std::string& uri) override {
@@ -46,13 +48,13 @@ class CountingStore final : public IndexStore {
     return inner_.Apply(updates);
   }
   Result<void> Ping() override { return inner_.Ping(); }
-  int children_queries = 0;   // queries (both kinds)
-  int iri_queries = 0;        // of them, Children() (with the files' IRIs)
-  size_t children_folders = 0;  // folders they asked for
-  size_t most_folders = 0;      // the most folders one query asked for
-  int lookups = 0;
-  int transactions = 0;
-  size_t update_count = 0;
+  std::atomic<int> children_queries = 0;   // queries (both kinds)
+  std::atomic<int> iri_queries = 0;        // of them, Children() (with the files' IRIs)
+  std::atomic<size_t> children_folders = 0;  // folders they asked for
+  std::atomic<size_t> most_folders = 0;      // the most folders one query asked for
+  std::atomic<int> lookups = 0;
+  std::atomic<int> transactions = 0;
+  std::atomic<size_t> update_count = 0;
 
  private:
   IndexStore& inner_;
