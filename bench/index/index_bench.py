@@ -656,7 +656,7 @@ def table(rows, files):
             lines.append(f"| {system}: {name}{count} CPU s / peak RSS (anon / file-backed) | "
                          f"{p['cpu_s']:.1f} s / {p['peak_rss_mib']:.0f} MiB{split} | | |")
     find_s = (quarry or tracker)["find_s"]
-    lines.append(f"| `find DIR -printf '%T@ %p\\n'` (median of {RESTARTS}, one before each Quarry restart) | {find_s:.3f} s | | "
+    lines.append(f"| `find DIR -printf '%T@ %p\\n'` (median of {RESTARTS}, one before each restart) | {find_s:.3f} s | | "
                  + (f"Quarry restart / find: {quarry['restart_s'] / find_s:.1f}x |" if quarry else "|"))
     for system, row in (("quarry", quarry), ("tracker", tracker)):
         if row:

@@ -48,7 +48,8 @@ def restart(system, binary, timeout):
     miner = next((name for name in snapshot if "miner" in name), None)
     cpu = snapshot[miner][0] if miner else float("nan")
     system.stop_miner()
-    return idle_at - since, cpu, store_cpu(snapshot) - store_before, find_s
+    return {"s": idle_at - since, "miner_cpu": cpu, "store_cpu": store_cpu(snapshot) - store_before,
+            "find_s": find_s}
 
 
 def summary(values):
@@ -84,16 +85,16 @@ def main():
             results["B"].append(restart(system, args.b, args.timeout))
     finally:
         system.close()
-    finds = [f for name in results for _, _, _, f in results[name]]
+    finds = [r["find_s"] for name in results for r in results[name]]
     find_s = statistics.median(finds)
     files = sum(len(names) for _, _, names in os.walk(corpus))
     print(f"| {files} files, {args.rounds} restarts each | restart s, median (min-max) | miner CPU s (median) | "
           "store CPU s (median) | restart / find |")
     print("|---|---|---|---|---|")
     for name, path in (("A", args.a), ("B", args.b)):
-        seconds = [s for s, _, _, _ in results[name]]
-        cpu = [c for _, c, _, _ in results[name]]
-        store = [c for _, _, c, _ in results[name]]
+        seconds = [r["s"] for r in results[name]]
+        cpu = [r["miner_cpu"] for r in results[name]]
+        store = [r["store_cpu"] for r in results[name]]
         print(f"| {name}: {path} | {summary(seconds)} | {statistics.median(cpu):.3f} | "
               f"{statistics.median(store):.3f} | {statistics.median(seconds) / find_s:.2f}x |")
     print(f"| `find DIR -printf '%T@ %p\\n'` (median of {len(finds)}, one before each restart) | "

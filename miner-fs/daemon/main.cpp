@@ -145,10 +145,8 @@ int Run(MinerOptions options, const std::string& bus_address) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Before any thread. Two arenas: the crawl's thread and the thread asking the store ahead
-  // both allocate per known file, and on one arena they waited for each other's lock (futex
-  // sleeps in malloc); a no-change restart of 20,001 files, 30 rounds each way: miner
-  // 0.080 -> 0.070 CPU-s, restart median 0.101-0.103 -> 0.095-0.097 s.
+  // Before any thread; two arenas for the crawl and the thread asking the store ahead, which
+  // waited for each other's lock on one (process_memory.h).
   quarry::ConfigureMalloc("quarry-miner-fs", quarry::MallocSettings{.arena_max = 2});
   CLI::App app{"quarry-miner-fs: indexes files into the Quarry store (D-Bus name org.quarry.Miner.Files)"};
   std::string bus_address;

@@ -55,6 +55,14 @@ std::string_view TermLexical(std::string_view text) {
   return separator == std::string_view::npos ? text.substr(1) : text.substr(separator + 1);
 }
 
+// A kTerm literal's datatype IRI: xsd:string for a plain one ('S'), the named one ('L'), none
+// for IRIs and blank nodes.
+std::string TermDatatype(std::string_view text) {
+  if (text.substr(0, 1) == "S") return Xsd("string");
+  if (text.substr(0, 1) == "L") return std::string(text.substr(1, text.find('\x1f') - 1));
+  return {};
+}
+
 // The text of a value (converted in place by SQLite when it is a number, as ColumnText()).
 // Empty text is not asked for: text SQLite holds without a terminating NUL (a bound "") would
 // be copied to add one.
@@ -209,10 +217,7 @@ std::string Cursor::GetDatatype(int column) {
   const ValueKind kind = Kind(column);
   if ((*columns_)[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
       kind != ValueKind::kLangString) {
-    const std::string_view text = statement_.ColumnText(column);
-    if (text.substr(0, 1) == "S") return Xsd("string");
-    if (text.substr(0, 1) == "L") return std::string(text.substr(1, text.find('\x1f') - 1));
-    return {};
+    return TermDatatype(statement_.ColumnText(column));
   }
   switch (kind) {
     case ValueKind::kString:
@@ -251,7 +256,8 @@ std::optional<schema::RdfTerm> Cursor::GetTerm(int column) {
   const std::string value(read.text);
   if ((*columns_)[column].kind == ColumnKind::kTerm && kind != ValueKind::kUnbound &&
       kind != ValueKind::kLangString && kind != ValueKind::kIri && kind != ValueKind::kBlankNode) {
-    std::string datatype = GetDatatype(column);
+    // The kind is known (GetValue): only the datatype is read, not the kind again.
+    std::string datatype = TermDatatype(statement_.ColumnText(column));
     if (datatype == Xsd("string")) datatype.clear();
     return schema::RdfTerm::Literal(value, std::move(datatype));
   }
